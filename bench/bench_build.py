@@ -1,0 +1,326 @@
+#!/usr/bin/env python
+"""Benchmark `citesum build` against the scan floor and a plain reference implementation.
+
+For each setting (share of papers with a Related Work section; default 2.5% and 25%), on the same synthetic corpus
+(made by `make_synthetic_corpus.py` when missing), every measurement runs in a fresh process:
+
+(a) floor      decompress every metadata and pdf_parses shard and loop over its lines (gzip + a loop, nothing else)
+(b) reference  `reference_build.py`: json.loads of every paper, spaCy sentencizer, rouge-score, one Python loop;
+               run with spaCy (the paper-style baseline) and with the library's fast splitter (for the equality check)
+(c) citesum    `build_citesum` with one process (scheduler="synchronous") and on a LocalCluster with 1 and 2
+               single-threaded worker processes (the cluster is started first, timed separately, and passed as
+               its tcp:// address, so that each worker can report its own peak RSS)
+
+It prints absolute figures (seconds, papers/s, papers/s per core, MB/s of uncompressed pdf_parses) and the ratios
+of the targets: (c)/(b) papers/s per core >= 3, (c)/(a) time <= 2, 2 workers vs 1 >= 1.7; it checks that (b) and
+(c) keep identical examples with the same splitter, and classifies the differences with their own splitters.
+`--rss-1g` adds the peak RSS of one worker building a corpus with one ~1 GB pdf_parses shard.
+Results: bench/out/bench_build.json and bench/out/bench_build.md.
+
+Usage: python bench/bench_build.py [--papers 20000] [--settings 0.025,0.25] [--rss-1g] [--quick]
+"""
+from __future__ import annotations
+
+import argparse, gzip, json, os, platform, re, resource, subprocess, sys, time
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE/"out"
+FILLER = Path("/work/shared/data/clscisumm")
+
+
+def _json_line(stdout: str) -> dict:
+    "The last line of `stdout` that is a JSON object"
+    for line in reversed(stdout.strip().splitlines()):
+        if line.startswith("{"): return json.loads(line)
+    raise RuntimeError(f"no JSON result in output:\n{stdout[-2000:]}")
+
+
+def run_child(args: list, label: str) -> dict:
+    "Run `python args...` in a fresh process; return its JSON result plus the wall time seen from outside"
+    t = time.time()
+    p = subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True)
+    wall = time.time() - t
+    if p.returncode != 0: raise RuntimeError(f"{label} failed:\n{p.stdout[-3000:]}\n{p.stderr[-5000:]}")
+    r = _json_line(p.stdout); r["process_wall_s"] = round(wall, 2)
+    return r
+
+
+# ------------------------------------------------------------------------------------------------ child commands
+def child_floor(corpus: str) -> None:
+    "(a): decompress every shard and loop over its lines"
+    t = time.time(); lines = n_bytes = 0; pdf_bytes = 0
+    for sub in ("metadata", "pdf_parses"):
+        for f in sorted((Path(corpus)/sub).glob("*.jsonl*")):
+            with gzip.open(f, "rb") as fh:
+                for line in fh:
+                    lines += 1; n_bytes += len(line)
+                    if sub == "pdf_parses": pdf_bytes += len(line)
+    print(json.dumps({"seconds": round(time.time() - t, 3), "lines": lines, "bytes": n_bytes, "pdf_parses_bytes": pdf_bytes,
+                      "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}))
+
+
+def _worker_peak_rss_mb() -> float:
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def child_build(corpus: str, out: str, mode: str, workers: int, splitter: str) -> None:
+    "(c): build_citesum synchronously or on a LocalCluster of `workers` single-threaded processes"
+    from citesum_nb.build import build_citesum
+    res = {"mode": mode, "workers": workers, "splitter": splitter}
+    if mode == "synchronous":
+        t = time.time()
+        rep = build_citesum(corpus, out, scheduler="synchronous", progress=False, splitter=splitter)
+        res["seconds"] = round(time.time() - t, 3)
+        res["worker_peak_rss_mb"] = [round(_worker_peak_rss_mb(), 1)]
+    else:
+        from distributed import Client, LocalCluster
+        t = time.time()
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40)
+        client = Client(cluster)
+        res["cluster_start_s"] = round(time.time() - t, 3)
+        t = time.time()
+        rep = build_citesum(corpus, out, scheduler=cluster.scheduler_address, progress=False, splitter=splitter)
+        res["seconds"] = round(time.time() - t, 3)
+        res["worker_peak_rss_mb"] = sorted(round(v, 1) for v in client.run(_worker_peak_rss_mb).values())
+        client.close(); cluster.close()
+    res["main_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    res["stages"] = rep["stages"]; res["timings_s"] = rep["timings_s"]
+    print(json.dumps(res))
+
+
+# ------------------------------------------------------------------------------------------------ comparison
+def _read_jsonl(p: Path) -> list:
+    return [json.loads(l) for l in p.read_text().splitlines() if l.strip()] if p.exists() else []
+
+
+def built_examples(out: Path) -> set:
+    return {(r["citing_paper_id"], r["paper_id"], r["tgt"]) for s in ("train", "val", "test") for r in _read_jsonl(out/f"{s}.jsonl")}
+
+
+_ABBR = {"al", "e.g", "i.e", "fig", "cf", "eq", "sec", "vs", "etc", "resp", "approx", "tab", "no"}
+
+
+def _boundary_word(longer: str, shorter: str) -> str:
+    "Classify why `shorter` is a piece of `longer`: the word before the extra boundary"
+    i = longer.find(shorter)
+    if i < 0: return "other"
+    cut = i if i > 0 else i + len(shorter)  # a boundary before or after the piece
+    before = longer[:cut].rstrip().split()
+    w = before[-1] if before else ""
+    core = w.rstrip(".").lstrip("([\"'").lower()
+    if core == "al" or w.endswith("al.") and "et" in longer[max(0, cut - 12):cut]: return 'break after "et al."'
+    if core in _ABBR: return f'break after "{w}"'
+    if re.fullmatch(r"(?:[A-Z]\.)+", w.lstrip("([")): return "break after an initial"
+    if re.search(r"\d\.$", w) and cut < len(longer) and longer[cut:cut + 1].isdigit(): return "break inside a decimal number"
+    if not w.endswith((".", "!", "?", '."', ".)")): return "break without sentence punctuation"
+    return f'break after "{w[-12:]}"'
+
+
+def classify_differences(ref_cands: list, ref_kept: set, built_kept: set, built_cands: list, limit_examples: int = 3) -> dict:
+    "Count examples kept by only one side, by cause (sentence boundary differences and what they did)"
+    by_key_ref, by_key_built = {}, {}
+    for c in ref_cands: by_key_ref.setdefault((c["citing_paper_id"], c["cited_id"]), []).append(c["tgt"])
+    for c in built_cands: by_key_built.setdefault((c["citing_paper_id"], c["paper_id"]), []).append(c["tgt"])
+    causes, examples = Counter(), {}
+    for side, mine, other_kept, other_cands in (("reference only", ref_kept - built_kept, built_kept, by_key_built),
+                                                ("citesum only", built_kept - ref_kept, ref_kept, by_key_ref)):
+        for cit, cited, tgt in sorted(mine):
+            others = other_cands.get((cit, cited), [])
+            pieces = [o for o in others if o != tgt and (o in tgt or tgt in o)]
+            if pieces:
+                o = pieces[0]
+                why = _boundary_word(tgt, o) if o in tgt else _boundary_word(o, tgt)
+                fate = "kept with a different sentence" if (cit, cited, o) in other_kept else "its sentence failed the ROUGE filter"
+                cause = f"{side}: {why} ({fate})"
+            elif tgt in others: cause = f"{side}: same sentence, other side dropped it"
+            else: cause = f"{side}: the other split gives this citation's sentence 0 or >= 2 citations"
+            causes[cause] += 1
+            ex = examples.setdefault(cause, [])
+            if len(ex) < limit_examples: ex.append({"citing": cit, "cited": cited, "tgt": tgt[:300]})
+    return {"counts": dict(causes.most_common()), "examples": examples}
+
+
+# ------------------------------------------------------------------------------------------------ orchestration
+def ensure_corpus(path: Path, papers: int, rw_rate: float, shards: int, seed: int, target_bytes: str | None = None) -> dict:
+    info_p = path/"corpus.json"
+    want = {"rw_rate": rw_rate, "seed": seed} | ({"shards": shards, "papers": papers} if not target_bytes else {"shards": 1})
+    if info_p.exists():
+        info = json.loads(info_p.read_text())
+        if all(info.get(k) == v for k, v in want.items()): return info
+    args = [HERE/"make_synthetic_corpus.py", "--rw-rate", rw_rate, "--out", path, "--seed", seed]
+    args += ["--target-bytes", target_bytes] if target_bytes else ["--papers", papers, "--shards", shards]
+    if FILLER.is_dir(): args += ["--filler-source", FILLER]
+    print(f"generating {path} ...", flush=True)
+    subprocess.run([sys.executable, *map(str, args)], check=True)
+    return json.loads(info_p.read_text())
+
+
+def bench_setting(corpus: Path, info: dict, out: Path, builds: list, ref_splitters: list) -> dict:
+    n, mb = info["papers"], info["pdf_parses_bytes"] / 1e6
+    res = {"corpus": {k: info[k] for k in ("papers", "shards", "rw_rate", "papers_with_related_work", "mean_line_kb",
+                                            "pdf_parses_bytes", "pdf_parses_gz_bytes", "source", "filler_source")}}
+    def fig(seconds, cores): return {"seconds": seconds, "papers_per_s": round(n / seconds, 1),
+                                     "papers_per_s_per_core": round(n / seconds / cores, 1), "MB_per_s": round(mb / seconds, 1), "cores": cores}
+    print(f"[{corpus.name}] (a) floor ...", flush=True)
+    fl = run_child([__file__, "_floor", corpus], "floor")
+    res["floor"] = {**fig(fl["seconds"], 1), "peak_rss_mb": fl["peak_rss_mb"], "bytes_scanned": fl["bytes"]}
+    res["reference"] = {}
+    for sp in ref_splitters:
+        print(f"[{corpus.name}] (b) reference, {sp} splitter ...", flush=True)
+        rp = out/f"{corpus.name}.reference_{sp}.json"
+        r = run_child([HERE/"reference_build.py", "--s2orc", corpus, "--splitter", sp, "--out", rp], f"reference {sp}")
+        res["reference"][sp] = {**fig(r["timings_s"]["total_s"], 1), "timings_s": r["timings_s"], "peak_rss_mb": r["peak_rss_mb"], "stages": r["stages"]}
+    res["citesum"] = {}
+    for mode, w, sp in builds:
+        name = f"{mode}{'' if mode == 'synchronous' else w}_{sp}"
+        print(f"[{corpus.name}] (c) citesum build, {name} ...", flush=True)
+        b = run_child([__file__, "_build", corpus, out/f"{corpus.name}.build_{name}", mode, w, sp], f"build {name}")
+        cores = 1 if mode == "synchronous" else w
+        res["citesum"][name] = {**fig(b["seconds"], cores), "cluster_start_s": b.get("cluster_start_s"),
+                                "worker_peak_rss_mb": b["worker_peak_rss_mb"], "main_peak_rss_mb": b["main_peak_rss_mb"],
+                                "timings_s": b["timings_s"], "stages": b["stages"]}
+    # equality and differences
+    cmp = {}
+    ref = {sp: json.loads((out/f"{corpus.name}.reference_{sp}.json").read_text()) for sp in ref_splitters}
+    ref_kept = {sp: {(e["citing_paper_id"], e["cited_id"], e["tgt"]) for e in r["examples"]} for sp, r in ref.items()}
+    built = {name: built_examples(out/f"{corpus.name}.build_{name}") for name in res["citesum"]}
+    for name, kept in built.items():
+        sp = name.rsplit("_", 1)[1]
+        if sp in ref_kept:
+            cmp[f"{name} vs reference_{sp}"] = {"identical": kept == ref_kept[sp], "citesum": len(kept), "reference": len(ref_kept[sp]),
+                                                "only_citesum": len(kept - ref_kept[sp]), "only_reference": len(ref_kept[sp] - kept)}
+    fast_builds = [k for k in built if k.endswith("_fast")]
+    if "spacy" in ref_kept and fast_builds:
+        k = fast_builds[0]
+        bc = _read_jsonl(out/f"{corpus.name}.build_{k}"/"candidates.jsonl")
+        cmp[f"{k} vs reference_spacy (own splitters)"] = {
+            "citesum": len(built[k]), "reference": len(ref_kept["spacy"]), "in_both": len(built[k] & ref_kept["spacy"]),
+            "only_citesum": len(built[k] - ref_kept["spacy"]), "only_reference": len(ref_kept["spacy"] - built[k]),
+            "why": classify_differences(ref["spacy"]["candidates"], ref_kept["spacy"], built[k], bc)}
+    names = list(built)
+    cmp["all citesum runs with the same splitter agree"] = all(built[a] == built[b] for a in names for b in names if a.rsplit("_", 1)[1] == b.rsplit("_", 1)[1])
+    res["examples"] = cmp
+    # ratios
+    base = res["reference"].get("spacy") or next(iter(res["reference"].values()))
+    rt = {}
+    for name, c in res["citesum"].items():
+        rt[f"{name}: papers/s per core vs reference ({base is res['reference'].get('spacy') and 'spacy' or 'fast'})"] = round(c["papers_per_s_per_core"] / base["papers_per_s"], 2)
+        rt[f"{name}: time vs floor"] = round(c["seconds"] / res["floor"]["seconds"], 2)
+        rt[f"{name}: core-seconds vs floor"] = round(c["seconds"] * c["cores"] / res["floor"]["seconds"], 2)
+    if "local1_fast" in res["citesum"] and "local2_fast" in res["citesum"]:
+        rt["speed-up 2 workers vs 1"] = round(res["citesum"]["local1_fast"]["seconds"] / res["citesum"]["local2_fast"]["seconds"], 2)
+    res["ratios"] = rt
+    return res
+
+
+def targets(res: dict) -> dict:
+    "The issue's targets on the 2.5% setting: value, target, met"
+    c1 = res["citesum"].get("local1_fast") or res["citesum"].get("synchronous_fast")
+    base = res["reference"].get("spacy")
+    t = {}
+    if c1 and base:
+        v = round(c1["papers_per_s_per_core"] / base["papers_per_s"], 2); t["(c)/(b) papers/s per core (1 worker)"] = {"value": v, "target": ">= 3", "met": v >= 3}
+    if "local2_fast" in res["citesum"] and base:
+        v = round(res["citesum"]["local2_fast"]["papers_per_s_per_core"] / base["papers_per_s"], 2)
+        t["(c)/(b) papers/s per core (2 workers)"] = {"value": v, "target": ">= 3", "met": v >= 3}
+    if c1:
+        v = round(c1["seconds"] / res["floor"]["seconds"], 2); t["(c)/(a) time (1 worker)"] = {"value": v, "target": "<= 2", "met": v <= 2}
+    if "speed-up 2 workers vs 1" in res["ratios"]:
+        v = res["ratios"]["speed-up 2 workers vs 1"]; t["2 workers vs 1"] = {"value": v, "target": ">= 1.7", "met": v >= 1.7}
+    return t
+
+
+def markdown(all_res: dict) -> str:
+    L = [f"# citesum build benchmark", "", f"Machine: {all_res['machine']}", ""]
+    for key, res in all_res["settings"].items():
+        c = res["corpus"]
+        L += [f"## {key}: {c['papers']:,} papers, {c['papers_with_related_work']:,} with Related Work ({100 * c['rw_rate']:g}%), "
+              f"{c['shards']} shards, {c['pdf_parses_bytes'] / 1e9:.2f} GB pdf_parses (mean line {c['mean_line_kb']} KB)", "",
+              "| run | cores | seconds | papers/s | papers/s per core | MB/s | peak RSS per worker (MB) |", "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+        rows = [("(a) floor: gunzip + line loop", res["floor"], [res["floor"]["peak_rss_mb"]])]
+        rows += [(f"(b) reference, {sp}", r, [r["peak_rss_mb"]]) for sp, r in res["reference"].items()]
+        rows += [(f"(c) citesum build, {n}" + (f" (+{r['cluster_start_s']:.1f} s cluster start)" if r.get("cluster_start_s") else ""), r, r["worker_peak_rss_mb"])
+                 for n, r in res["citesum"].items()]
+        L += [f"| {n} | {r['cores']} | {r['seconds']:.1f} | {r['papers_per_s']:,.0f} | {r['papers_per_s_per_core']:,.0f} | {r['MB_per_s']:.0f} | "
+              f"{', '.join(f'{x:.0f}' for x in rss)} |" for n, r, rss in rows]
+        L += ["", "| ratio | value |", "| --- | ---: |"] + [f"| {k} | {v} |" for k, v in res["ratios"].items()]
+        if res.get("targets"):
+            L += ["", "| target | value | target | met |", "| --- | ---: | --- | --- |"]
+            L += [f"| {k} | {v['value']} | {v['target']} | {'yes' if v['met'] else '**no**'} |" for k, v in res["targets"].items()]
+        L += ["", "Examples:", ""]
+        for k, v in res["examples"].items():
+            if isinstance(v, dict) and "why" in v:
+                L += [f"- {k}: citesum {v['citesum']}, reference {v['reference']}, in both {v['in_both']}, only citesum "
+                      f"{v['only_citesum']}, only reference {v['only_reference']}"]
+                L += [f"  - {cause}: {n}" for cause, n in v["why"]["counts"].items()]
+            elif isinstance(v, dict):
+                L += [f"- {k}: {'IDENTICAL' if v['identical'] else 'DIFFERENT'} ({v['citesum']} vs {v['reference']} examples; "
+                      f"only citesum {v['only_citesum']}, only reference {v['only_reference']})"]
+            else: L += [f"- {k}: {v}"]
+        st = next(iter(res["citesum"].values()))["stages"]
+        L += ["", f"citesum stages: papers {st['papers_fulltext']:,}, with Related Work {st['papers_with_related_work']:,}, "
+              f"linked single-citation candidates {st['candidates_linked']:,}, kept {st['kept']:,}", ""]
+    if all_res.get("rss_1g"):
+        r = all_res["rss_1g"]
+        L += ["## Peak RSS on a ~1 GB shard", "", f"One pdf_parses shard of {r['corpus']['pdf_parses_bytes'] / 1e9:.2f} GB "
+              f"({r['corpus']['papers']:,} papers, {100 * r['corpus']['rw_rate']:g}% with Related Work), citesum build on a "
+              f"LocalCluster with 1 worker: worker peak RSS **{r['worker_peak_rss_mb'][0]:.0f} MB**, client process "
+              f"{r['main_peak_rss_mb']:.0f} MB, {r['seconds']:.1f} s ({r['MB_per_s']:.0f} MB/s).", ""]
+    return "\n".join(L)
+
+
+def machine() -> str:
+    cpu = ""
+    try: cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
+    except Exception: pass
+    return f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, {platform.system()}"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Benchmark citesum build (floor / reference / citesum)")
+    ap.add_argument("--papers", type=int, default=20000)
+    ap.add_argument("--settings", default="0.025,0.25", help="comma-separated Related Work rates")
+    ap.add_argument("--shards", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--corpus-dir", default=str(OUT), help="where the synthetic corpora are (made when missing)")
+    ap.add_argument("--out", default=str(OUT), help="results folder")
+    ap.add_argument("--rss-1g", action="store_true", help="also measure the peak RSS of one worker on a ~1 GB shard")
+    ap.add_argument("--spacy-builds", action="store_true", help="also run citesum build with the spaCy splitter (the equality check with the same splitter, spaCy flavour)")
+    ap.add_argument("--only-rss-1g", action="store_true", help="only the ~1 GB shard measurement (merged into an existing bench_build.json)")
+    a = ap.parse_args(argv)
+    out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
+    res_p = out/"bench_build.json"
+    all_res = json.loads(res_p.read_text()) if a.only_rss_1g and res_p.exists() else {"machine": machine(), "settings": {}}
+    if not a.only_rss_1g:
+        builds = [("synchronous", 1, "fast"), ("local", 1, "fast"), ("local", 2, "fast")]
+        if a.spacy_builds: builds.append(("synchronous", 1, "spacy"))
+        for rate in (float(x) for x in a.settings.split(",")):
+            corpus = Path(a.corpus_dir)/f"corpus_rw{rate}"
+            info = ensure_corpus(corpus, a.papers, rate, a.shards, a.seed)
+            res = bench_setting(corpus, info, out, builds, ["spacy", "fast"])
+            res["targets"] = targets(res) if abs(rate - 0.025) < 1e-9 else {}
+            all_res["settings"][f"rw {100 * rate:g}%"] = res
+            print(json.dumps({k: res[k] for k in ("ratios", "targets", "examples")}, indent=1), flush=True)
+    if a.rss_1g or a.only_rss_1g:
+        corpus = Path(a.corpus_dir)/"corpus_1g"
+        info = ensure_corpus(corpus, 0, 0.025, 1, 1, target_bytes="1G")
+        print("[1 GB shard] citesum build, 1 worker ...", flush=True)
+        b = run_child([__file__, "_build", corpus, out/"corpus_1g.build", "local", 1, "fast"], "build 1g")
+        all_res["rss_1g"] = {"corpus": {k: info[k] for k in ("papers", "rw_rate", "pdf_parses_bytes", "pdf_parses_gz_bytes")},
+                             "seconds": b["seconds"], "MB_per_s": round(info["pdf_parses_bytes"] / 1e6 / b["seconds"], 1),
+                             "worker_peak_rss_mb": b["worker_peak_rss_mb"], "main_peak_rss_mb": b["main_peak_rss_mb"], "timings_s": b["timings_s"]}
+        print(json.dumps(all_res["rss_1g"]), flush=True)
+    res_p.write_text(json.dumps(all_res, indent=1) + "\n")
+    md = markdown(all_res)
+    (out/"bench_build.md").write_text(md)
+    print(md)
+    print(f"results: {res_p} and {out/'bench_build.md'}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "_floor": child_floor(sys.argv[2])
+    elif len(sys.argv) > 1 and sys.argv[1] == "_build": child_build(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6])
+    else: main()

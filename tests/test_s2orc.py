@@ -1,0 +1,175 @@
+"""Reading S2ORC: both layouts, bad input counted by reason, prefilters without false negatives, real records."""
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from citesum_nb.citations import is_related_work
+from citesum_nb.core import CitesumError, sample_corpus_dir
+from citesum_nb.s2orc import (BadInputLog, fast_paper_id, find_shards, has_related_work, load_papers, parse_fulltext,
+                              parse_metadata, read_lines, write_s2_api_layout)
+from conftest import need_shared
+
+
+def _pdf(pid, paras, bibs):
+    return {"paper_id": pid, "_pdf_hash": "h", "abstract": [{"section": "Abstract", "text": f"Abstract of {pid}.",
+                                                             "cite_spans": [], "ref_spans": []}],
+            "body_text": paras, "bib_entries": bibs, "ref_entries": {}}
+
+
+def _para(section, text, *cites):
+    spans = []
+    for marker, rid in cites:
+        i = text.index(marker)
+        spans.append({"start": i, "end": i + len(marker), "text": marker, "ref_id": rid})
+    return {"section": section, "text": text, "cite_spans": spans, "ref_spans": []}
+
+
+def bad_corpus(root: Path) -> Path:
+    "A 2020-layout folder whose shards hold every kind of bad line next to good ones"
+    good = _pdf("1", [_para("Related Work", "Smith [1] did it. Jones [2] did not.", ("[1]", "BIBREF0"), ("[2]", "BIBREF1"))],
+                {"BIBREF0": {"title": "A", "link": "2"}, "BIBREF1": {"title": "B", "link": None}})
+    bad_span = _pdf("3", [_para("Related Work", "Cited [1] and [2].", ("[1]", "BIBREF0"))], {"BIBREF0": {"title": "A", "link": "2"}})
+    bad_span["body_text"][0]["cite_spans"].append({"start": 50, "end": 53, "text": "[2]", "ref_id": "BIBREF0"})
+    lines = [json.dumps(good).encode(),
+             b'{"paper_id": "4", "body_text": [{"section": ',           # malformed JSON (truncated)
+             json.dumps(_pdf("5", [], {})).encode().replace(b"Abstract of 5", b"Abstract \xff of 5"),  # invalid UTF-8
+             json.dumps({"paper_id": "6", "body_text": []}).encode(),  # missing bib_entries
+             json.dumps(bad_span).encode(),
+             json.dumps({k: v for k, v in _pdf("7", [], {}).items() if k != "paper_id"}).encode(),  # no paper_id
+             b"", b"   "]
+    dup = [json.dumps(good).encode()]  # the same paper_id again, in another shard
+    for sub, name, ls in [("pdf_parses", "pdf_parses_0.jsonl.gz", lines), ("pdf_parses", "pdf_parses_1.jsonl.gz", dup),
+                          ("metadata", "metadata_0.jsonl", [json.dumps({"paper_id": "1", "title": "Good", "abstract": None,
+                                                                        "venue": "ACL", "journal": None,
+                                                                        "mag_field_of_study": None}).encode(),
+                                                            b'{"paper_id": "2", "title": "Cited", ',
+                                                            json.dumps({"title": "no id"}).encode()])]:
+        (root/sub).mkdir(parents=True, exist_ok=True)
+        data = b"\n".join(ls) + b"\n"
+        (root/sub/name).write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    return root
+
+
+def test_bad_input_is_counted_not_raised(tmp_path):
+    log = BadInputLog()
+    papers = load_papers(bad_corpus(tmp_path), log=log)
+    assert [p["paper_id"] for p in papers] == ["1", "3"]
+    assert log.counts == {"malformed_json": 2, "invalid_utf8": 1, "missing_key:bib_entries": 1, "span_out_of_range": 1,
+                          "paragraph_spans_dropped": 1, "missing_paper_id": 2, "duplicate_paper_id": 1}
+    assert log.examples["malformed_json"] == ["metadata_0.jsonl:2", "pdf_parses_0.jsonl.gz:2"]
+    assert log.examples["duplicate_paper_id"] == ["1"]
+    assert log.examples["span_out_of_range"] == ["3"]
+    good, bad_span = papers
+    assert good["title"] == "Good" and good["venue"] == "ACL" and good["journal"] == "" and good["fields_of_study"] == []
+    assert good["abstract"] == "Abstract of 1."
+    assert good["bib_entries"]["BIBREF1"] == {"title": "B", "link": None}
+    assert bad_span["body_text"][0]["cite_spans"] == []  # the paragraph with a bad span keeps no span
+    assert json.loads(json.dumps(log.to_dict()))["duplicate_paper_id"] == {"count": 1, "examples": ["1"]}
+
+
+def test_find_shards_errors(tmp_path):
+    with pytest.raises(CitesumError, match="not found"): find_shards(tmp_path/"missing")
+    with pytest.raises(CitesumError, match="cannot detect"): find_shards(tmp_path)
+    with pytest.raises(CitesumError, match="valid formats"): find_shards(tmp_path, fmt="parquet")
+    (tmp_path/"s2orc").mkdir()
+    with pytest.raises(CitesumError, match="no full-text shards"): find_shards(tmp_path)
+    (tmp_path/"s2orc"/"part-0.jsonl.gz").write_bytes(gzip.compress(b"{}\n"))
+    (tmp_path/"s2orc"/"20240101_shard_1").write_bytes(b"{}\n")
+    (tmp_path/"s2orc"/".hidden").write_bytes(b"x")
+    s = find_shards(tmp_path)
+    assert s.fmt == "s2-api" and [p.name for p in s.fulltext_files] == ["20240101_shard_1", "part-0.jsonl.gz"]
+    assert s.metadata_files == []
+
+
+def test_sample_round_trip_through_api_layout(tmp_path):
+    papers = load_papers(sample_corpus_dir(), log=(log := BadInputLog()))
+    assert len(papers) >= 40 and log.counts == {}
+    assert find_shards(sample_corpus_dir()).fmt == "s2orc-2020"
+    api = write_s2_api_layout(papers, tmp_path/"api")
+    assert find_shards(api).fmt == "s2-api"
+    back = load_papers(api, log=(log2 := BadInputLog()))
+    assert log2.counts == {}
+    assert [p["paper_id"] for p in back] == [p["paper_id"] for p in papers]
+    for a, b in zip(papers, back):
+        assert a == b, a["paper_id"]
+    # the prefilters agree with the parsed records in both layouts
+    for shards in (find_shards(sample_corpus_dir()), find_shards(api)):
+        for f in shards.fulltext_files:
+            for line in read_lines(f):
+                p = parse_fulltext(line, shards.fmt, BadInputLog())
+                assert fast_paper_id(line) == p["paper_id"]
+                if any(is_related_work(q["section"]) for q in p["body_text"]):
+                    assert has_related_work(line, shards.fmt), p["paper_id"]
+    # the API metadata records: titles, venues, fields of study survive (the abstract lives in the full text)
+    meta = [parse_metadata(l, "s2-api", BadInputLog()) for l in read_lines(api/"papers"/"part-0.jsonl.gz")]
+    assert [(m["title"], m["venue"], m["fields_of_study"]) for m in meta] == \
+           [(p["title"], p["venue"], p["fields_of_study"]) for p in papers]
+
+
+def test_api_record_conversion():
+    text = "Title\n\nThe abstract.\n\n2 Related Work\n\nPrior work [1] exists.\n\n2.1 More\n\nSee [2] and [3].\n\nRef one. Ref two."
+    def at(s, k=0):
+        i = text.index(s)
+        for _ in range(k): i = text.index(s, i + 1)
+        return {"start": i, "end": i + len(s)}
+    ann = {"title": [at("Title")], "abstract": [at("The abstract.")],
+           "sectionheader": [{**at("Related Work"), "attributes": {"n": "2"}}, at("2.1 More")],
+           "paragraph": [at("Prior work [1] exists."), at("See [2] and [3].")],
+           "bibref": [{**at("[1]"), "attributes": {"ref_id": "b0"}}, {**at("[2]"), "attributes": {"ref_id": "b1"}}, at("[3]")],
+           "bibentry": [{**at("Ref one."), "attributes": {"id": "b0", "matched_paper_id": 99}},
+                        {**at("Ref two."), "attributes": {"id": "b1", "matched_paper_id": None}}],
+           "bibtitle": [at("Ref one")], "figure": None}
+    rec = {"corpusid": 7, "externalids": {}, "content": {"source": {}, "text": text,
+                                                           "annotations": {k: json.dumps(v) if v else None for k, v in ann.items()}}}
+    log = BadInputLog()
+    p = parse_fulltext(json.dumps(rec).encode(), "s2-api", log)
+    assert log.counts == {}
+    assert (p["paper_id"], p["title"], p["abstract"]) == ("7", "Title", "The abstract.")
+    assert [q["section"] for q in p["body_text"]] == ["2 Related Work", "2.1 More"]
+    assert p["body_text"][0]["cite_spans"] == [{"start": 11, "end": 14, "text": "[1]", "ref_id": "b0"}]
+    assert [c["ref_id"] for c in p["body_text"][1]["cite_spans"]] == ["b1", None]
+    assert p["bib_entries"] == {"b0": {"title": "Ref one", "link": "99"}, "b1": {"title": "", "link": None}}
+    assert has_related_work(json.dumps(rec).encode(), "s2-api") and fast_paper_id(json.dumps(rec).encode()) == "7"
+    # a bibref crossing the paragraph end, a broken annotation, a record without text
+    ann["bibref"].append({"start": text.index("exists."), "end": text.index("2.1")})
+    rec["content"]["annotations"]["bibref"] = json.dumps(ann["bibref"])
+    rec["content"]["annotations"]["sectionheader"] = "[{not json"
+    p = parse_fulltext(json.dumps(rec).encode(), "s2-api", log)
+    assert p["body_text"][0]["cite_spans"] == [] and [q["section"] for q in p["body_text"]] == ["", ""]
+    assert parse_fulltext(json.dumps({"corpusid": 8, "content": {"text": None}}).encode(), "s2-api", log) is None
+    assert parse_fulltext(json.dumps({"content": {}}).encode(), "s2-api", log) is None
+    assert log.counts == {"span_out_of_range": 1, "paragraph_spans_dropped": 1, "bad_annotation": 1,
+                          "missing_key:content.text": 1, "missing_paper_id": 1}
+
+
+def test_real_records_of_three_schemas():
+    folder = need_shared("s2orc")/"pdf_parses"
+    log = BadInputLog()
+    for f in sorted(folder.glob("s2orc_*.json")):
+        line = f.read_bytes().replace(b"\n", b" ")
+        p = parse_fulltext(line, "s2orc-2020", log)
+        assert p is not None and p["paper_id"] == fast_paper_id(line), f.name
+        assert len(p["body_text"]) > 5 and len(p["bib_entries"]) > 5, f.name
+        assert p["abstract"] or f.name.startswith("s2orc_20210101_f22"), f.name  # that record has no abstract
+        for q in p["body_text"]:
+            for c in q["cite_spans"]: assert q["text"][c["start"]:c["end"]] == c["text"]
+    assert log.counts == {}
+    meta = [parse_metadata(l, "s2orc-2020", log) for l in read_lines(need_shared("s2orc")/"metadata"/"sample.jsonl")]
+    assert len(meta) == 1000 and all(m is not None for m in meta) and log.counts == {}
+
+
+def test_prefilter_has_no_false_negatives_on_real_papers():
+    shards = find_shards(need_shared("clscisumm"))
+    n = hits = rw = 0
+    for f in shards.fulltext_files:
+        for line in read_lines(f):
+            p = parse_fulltext(line, shards.fmt, BadInputLog())
+            assert fast_paper_id(line) == p["paper_id"]
+            has = any(is_related_work(q["section"]) for q in p["body_text"])
+            pre = has_related_work(line, shards.fmt)
+            assert pre or not has, p["paper_id"]
+            n += 1; hits += pre; rw += has
+    print(f"{n} papers, prefilter passes {hits}, with a Related Work section {rw}")
+    assert n == 1175 and rw == 326  # the folder's README: 1175 papers, 326 with such a section

@@ -1,0 +1,150 @@
+"Tests of citesum_nb.train on tiny, offline models built on the fly"
+import json, os, subprocess, sys
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+torch = pytest.importorskip("torch")
+from citesum_nb.core import CitesumError, read_jsonl, write_jsonl
+from citesum_nb import train as T
+
+TOPICS = ["citation graphs", "protein folding", "sparse attention", "crop yield models", "dark matter halos",
+          "speech recognition", "graph neural networks", "climate downscaling"]
+FIELDS = [["Computer Science"], ["Biology"], ["Computer Science"], ["Agricultural Science"], ["Physics"],
+          ["Computer Science", "Linguistics"], ["Computer Science", "Mathematics"], ["Environmental Science"]]
+
+
+def _record(i: int) -> dict:
+    "One CiteSum-format record, written here from templates"
+    t, f = TOPICS[i % len(TOPICS)], FIELDS[i % len(FIELDS)]
+    return {"id": f"citing{i}:0", "paper_id": f"p{i}", "src": f"We study {t}. Our method {i} improves {t} on standard benchmarks by a wide margin.",
+            "tgt": f"REF proposed method {i} for {t}.", "title": "" if i % 5 == 4 else f"Method {i} for {t.title()}",
+            "discipline": {"venue": "", "journal": "", "mag_field_of_study": [] if i % 7 == 6 else f},
+            "introduction": f"Introduction about {t}.", "conclusion": f"We conclude on {t}."}
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("citesum")
+    for split, rng in (("train", range(0, 24)), ("val", range(24, 28)), ("test", range(28, 32))):
+        write_jsonl([_record(i) for i in rng], d / f"{split}.jsonl")
+    return d
+
+
+@pytest.fixture(scope="module")
+def tiny(data_dir, tmp_path_factory):
+    return T.make_tiny_model(data_dir, tmp_path_factory.mktemp("tiny") / "bart", vocab_size=400)
+
+
+QUIET = dict(disable_tqdm=True, num_beams=1, min_length=2, max_length=16, batch_size=4, logging_steps=1)
+
+
+def test_wrong_names_list_valid_ones():
+    with pytest.raises(CitesumError, match="valid: abs, aic, abs\\+title, abs\\+disci"):
+        T.model_inputs(_record(0), source="abstract")
+    with pytest.raises(CitesumError, match="valid: tldr, title, disci, tldr/title, tldr/title/disci"):
+        T.model_inputs(_record(0), target="summary")
+    with pytest.raises(CitesumError, match="bart, pegasus, t5"):
+        T.make_tiny_model(["text"], "/nonexistent/never", arch="gpt2")
+
+
+def test_multitask_prefixes_and_drops():
+    recs = [_record(i) for i in range(10)]
+    ex, cnt = T.build_examples(recs, "abs", "tldr/title/disci")
+    assert cnt == {"kept_tldr": 10, "kept_title": 8, "kept_disci": 9, "dropped_no_title": 2, "dropped_no_disci": 1}
+    assert all(e["src"].startswith(T.CONTROL_TOKENS[e["task"]] + " We study") for e in ex)
+    ex, cnt = T.build_examples(recs, "abs", "title")
+    assert not any(e["src"].startswith("<") for e in ex) and cnt["dropped_no_title"] == 2
+
+
+def test_tiny_model_marked_and_loadable(tiny):
+    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+    m, tok = AutoModelForSeq2SeqLM.from_pretrained(tiny), AutoTokenizer.from_pretrained(tiny)
+    assert m.config.citesum_not_pretrained is True and T.is_not_pretrained(tiny)
+    assert "NOT PRETRAINED" in (tiny / "README.md").read_text()
+    ids = tok("<tldr> We study")["input_ids"]
+    assert ids[0] == tok.bos_token_id and ids[1] == tok.convert_tokens_to_ids("<tldr>") and ids[-1] == tok.eos_token_id
+
+
+def test_prompt_and_prefix_token_ids_exact(tiny):
+    from transformers import AutoTokenizer
+    tok = AutoTokenizer.from_pretrained(tiny)
+    srcs = [_record(i)["src"] for i in range(3)]
+    start = [2, 0]  # BART: </s> <s>
+    p = tok("This paper", add_special_tokens=False).input_ids
+    for beams in (1, 3):
+        rows = T.generate(tiny, srcs, prompt="This paper", num_beams=beams, min_length=4, max_length=12, output="ids")
+        assert all(r[:len(start) + len(p)] == start + p for r in rows)
+        assert all(len(r) > len(start) + len(p) for r in rows)  # something was generated after the prompt
+    both = T.generate(tiny, srcs, prompt="This paper", num_beams=1, min_length=4, max_length=12, output="both")
+    assert all(b["full"].startswith("This paper") for b in both)
+    pre = ["REF proposed method", "", "REF"]
+    rows = T.generate(tiny, srcs, decoder_prefixes=pre, num_beams=2, min_length=3, max_length=10, output="ids")
+    for r, t in zip(rows, pre):
+        q = tok(t, add_special_tokens=False).input_ids if t else []
+        assert r[:len(start) + len(q)] == start + q
+
+
+def test_tiny_pegasus_start_tokens(data_dir, tmp_path):
+    d = T.make_tiny_model(data_dir, tmp_path / "peg", arch="pegasus", vocab_size=300)
+    rows = T.generate(d, ["We study protein folding."], prompt="This paper", num_beams=1, min_length=2, max_length=8, output="ids")
+    from transformers import AutoTokenizer
+    p = AutoTokenizer.from_pretrained(d)("This paper", add_special_tokens=False).input_ids
+    assert rows[0][:1 + len(p)] == [0] + p  # PEGASUS starts with <pad>
+
+
+def test_post_process_modes():
+    assert T.post_process("REF introduced sparse attention.") == "This paper introduced sparse attention."
+    assert T.post_process("In REF , the authors study graphs.") == "The authors study graphs."
+    assert T.post_process("Graph models REF work well REF .", "remove_ref") == "Graph models work well."
+    assert T.post_process("REF proposed X.", "remove_ref") == "Proposed X."
+    assert T.post_process("REF x", "none") == "REF x"
+
+
+def test_loss_decreases_and_resume(tiny, tmp_path):
+    train = [{"id": str(i), "src": _record(i)["src"], "tgt": _record(i)["tgt"]} for i in range(8)]
+    out = tmp_path / "run"
+    m = T.train_seq2seq(train, None, tiny, out, lr=3e-3, max_steps=10, eval_steps=5, **QUIET)
+    losses = [r["loss"] for r in read_jsonl(out / "trainer_log.jsonl") if "loss" in r]
+    assert len(losses) == 10 and sum(losses[-3:]) / 3 < 0.85 * losses[0]
+    assert m["global_step"] == 10 and m["model_not_pretrained"]
+    assert (out / "checkpoints" / "checkpoint-10" / "trainer_state.json").exists()
+    m2 = T.train_seq2seq(train, None, tiny, out, lr=3e-3, max_steps=14, eval_steps=5, resume_from_checkpoint="latest", **QUIET)
+    assert (m2["resumed_from_step"], m2["global_step"]) == (10, 14)
+    assert [r["step"] for r in read_jsonl(out / "trainer_log.jsonl") if "loss" in r][-4:] == [11, 12, 13, 14]
+
+
+def test_precision_rules():
+    assert T.resolve_precision("auto", "bart") in (("bf16", "fp16") if torch.cuda.is_available() else ("fp32",))
+    with pytest.raises(CitesumError, match="fp16"):
+        T.resolve_precision("fp16", "pegasus")
+    if not torch.cuda.is_available():
+        with pytest.warns(UserWarning):
+            assert T.resolve_precision("bf16", "pegasus") == "fp32"
+
+
+def test_train_cli_multitask_with_eval(data_dir, tiny, tmp_path):
+    out = tmp_path / "cites"
+    params = tmp_path / "p.yaml"
+    params.write_text(f"data_dir: {data_dir}\nout_dir: {out}\nmodel_name_or_path: {tiny}\ntarget: tldr/title\n"
+                      "upsample_tldr: true\nlr: 0.003\nmax_steps: 6\neval_steps: 3\nnum_beams: 1\nmin_length: 2\nmax_length: 16\n")
+    rc = T.train_cli(["--params", str(params), "--set", "batch_size=4", "--set", "disable_tqdm=true", "--json"])
+    assert rc == 0
+    m = json.loads((out / "metrics.json").read_text())
+    assert m["pairs"]["train"]["kept_tldr"] == 24 and m["pairs"]["train"]["dropped_no_title"] == 4
+    assert m["evaluated_task"] == "tldr" and m["best_val_rouge2"] is not None and m["best_checkpoint"]
+    preds = read_jsonl(out / "predictions.jsonl")
+    assert len(preds) == 4 and set(preds[0]) == {"id", "source", "reference", "references", "prediction"}
+    assert preds[0]["source"].startswith("<tldr> ")
+    assert (out / "best" / "config.json").exists() and (out / "params_used.yaml").exists()
+
+
+def test_tiny_model_cli(data_dir, tmp_path):
+    r = subprocess.run([sys.executable, "-c", "import sys; from citesum_nb.train import tiny_model_cli; "
+                        "sys.exit(tiny_model_cli(sys.argv[1:]))", "--data", str(data_dir), "--out", str(tmp_path / "t5"),
+                        "--arch", "t5", "--vocab-size", "300", "--json"], capture_output=True, text=True, check=True)
+    info = json.loads(r.stdout.strip().splitlines()[-1])
+    assert info["arch"] == "t5" and info["not_pretrained"] is True
+    assert T.is_not_pretrained(tmp_path / "t5")
