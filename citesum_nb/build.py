@@ -8,7 +8,7 @@ __all__ = ['CANDIDATE_COLUMNS', 'META_COLUMNS', 'TEXT_COLUMNS', 'FINISHED_COLUMN
            'finish_partition', 'example_record', 'build_citesum', 'citesum_features', 'write_hf_and_parquet',
            'make_report', 'report_markdown', 'build_sample_dataset', 'build_cli']
 
-# %% ../nbs/03_build.ipynb #4422b942
+# %% ../nbs/03_build.ipynb #0b49b914
 import json, os, re, shutil, time, warnings
 from collections import Counter
 from pathlib import Path
@@ -23,7 +23,7 @@ from .core import CitesumError, ensure_dir, sample_corpus_dir, write_jsonl
 from .s2orc import BadInputLog, find_shards, read_lines, fast_paper_id, has_related_work, parse_fulltext, parse_metadata
 from .citations import citation_sentences, introduction_and_conclusion, is_related_work
 
-# %% ../nbs/03_build.ipynb #e4be495d
+# %% ../nbs/03_build.ipynb #bfc2e056
 def rouge_recall(sentence:str,  # the citation sentence (REF is ignored)
                  abstract:str,  # the cited paper's abstract
                  scorer=None,   # a `rouge_scorer.RougeScorer`; built with stemming when None
@@ -33,12 +33,12 @@ def rouge_recall(sentence:str,  # the citation sentence (REF is ignored)
     s = scorer.score(target=" ".join(w for w in sentence.split() if w != "REF"), prediction=abstract)
     return {"r1": 100*s["rouge1"].recall, "r2": 100*s["rouge2"].recall, "rl": 100*s["rougeL"].recall}
 
-# %% ../nbs/03_build.ipynb #ab4a83b7
+# %% ../nbs/03_build.ipynb #fdb35326
 def passes_filter(recall:dict, thresholds=(50, 20, 40))->bool:
     "Whether ROUGE-1/2/L recall all reach their thresholds"
     return recall["r1"] >= thresholds[0] and recall["r2"] >= thresholds[1] and recall["rl"] >= thresholds[2]
 
-# %% ../nbs/03_build.ipynb #274723cd
+# %% ../nbs/03_build.ipynb #b53db9ff
 def split_without_leakage(paper_ids,             # the cited paper id of every example
                           ratios=(0.9, 0.05, 0.05),  # train/val/test share of examples
                           seed:int=0,
@@ -61,7 +61,7 @@ def split_without_leakage(paper_ids,             # the cited paper id of every e
     names[:cut1], names[cut1:cut2] = "train", "val"
     return dict(zip(ids, names))
 
-# %% ../nbs/03_build.ipynb #aca02bae
+# %% ../nbs/03_build.ipynb #b5dfce69
 CANDIDATE_COLUMNS = ["id", "citing_paper_id", "section", "sentence", "tgt", "citation_text", "ref_id", "cited_id"]
 
 def _frame(rows:list, columns:list)->pd.DataFrame:
@@ -97,7 +97,7 @@ def extract_candidates(path,                 # one full-text shard
             rows.append({**c, "id": f"{c['citing_paper_id']}:{k}"})
     return _frame(rows, CANDIDATE_COLUMNS), ids, log
 
-# %% ../nbs/03_build.ipynb #7dfecde6
+# %% ../nbs/03_build.ipynb #f2125024
 META_COLUMNS = ["paper_id", "title", "abstract_meta", "venue", "journal", "fields_of_study"]
 TEXT_COLUMNS = ["paper_id", "abstract_text", "introduction", "conclusion"]
 
@@ -129,7 +129,7 @@ def cited_fulltext(path, fmt:str, wanted, with_aic:bool=True)->tuple:
         rows.append({"paper_id": rec["paper_id"], "abstract_text": rec["abstract"], "introduction": intro, "conclusion": concl})
     return _frame(rows, TEXT_COLUMNS), log
 
-# %% ../nbs/03_build.ipynb #e4a692ca
+# %% ../nbs/03_build.ipynb #226ff770
 def _nonempty(s): return s.map(lambda x: x if isinstance(x, str) and x.strip() else None).astype(object)
 def _str(x)->str: return x if isinstance(x, str) else ""
 
@@ -154,7 +154,7 @@ def finish_partition(df:pd.DataFrame, thresholds=(50, 20, 40), use_stemmer:bool=
     df["drop_reason"] = np.where(low, "rouge_below_threshold", reason)
     return df[FINISHED_COLUMNS]
 
-# %% ../nbs/03_build.ipynb #abac1900
+# %% ../nbs/03_build.ipynb #d73700c3
 def example_record(row)->dict:
     "One dataset example in the official CiteSum schema plus provenance"
     fos = row.get("fields_of_study")
@@ -165,7 +165,7 @@ def example_record(row)->dict:
             "rouge_recall": {k: (None if pd.isna(row[k]) else round(float(row[k]), 2)) for k in ("r1", "r2", "rl")},
             "introduction": _str(row.get("introduction")), "conclusion": _str(row.get("conclusion"))}
 
-# %% ../nbs/03_build.ipynb #7a70b726
+# %% ../nbs/03_build.ipynb #6b0aaa6f
 class _Engine:
     "Open the requested Dask scheduler; compute with a progress bar"
     def __init__(self, scheduler:str="local", workers:int=0, progress:bool=True):
@@ -205,7 +205,7 @@ class _Engine:
         if self.client: self.client.close()
         if self.cluster: self.cluster.close()
 
-# %% ../nbs/03_build.ipynb #60f3ba8f
+# %% ../nbs/03_build.ipynb #1d232bd5
 def _sum_logs(logs)->BadInputLog:
     total = BadInputLog()
     for l in logs: total = total + l
@@ -221,7 +221,7 @@ STAGES = ["papers_fulltext", "papers_metadata", "papers_metadata_with_abstract",
           "citation_bib_missing", "candidates_linked", "cited_not_in_corpus", "cited_abstract_missing", "cited_abstract_too_short",
           "candidates_with_abstract", "rouge_below_threshold", "kept"]
 
-# %% ../nbs/03_build.ipynb #7c34d2fe
+# %% ../nbs/03_build.ipynb #57335f83
 def build_citesum(s2orc_dir=None,            # S2ORC folder; None or "" = the bundled sample corpus
                   out_dir="citesum",         # output folder of the dataset
                   fmt:str="auto",            # "auto", "s2orc-2020" or "s2-api"
@@ -243,6 +243,7 @@ def build_citesum(s2orc_dir=None,            # S2ORC folder; None or "" = the bu
     out = ensure_dir(out_dir)
     eng = _Engine(scheduler, workers, progress)
     timings = {}
+    cfg = dask.config.set({"dataframe.convert-string": False})   # keep object columns (lists of fields of study) as they are
     try:
         # pass 1: candidate citation sentences from every full-text shard
         t = time.time()
@@ -278,6 +279,7 @@ def build_citesum(s2orc_dir=None,            # S2ORC folder; None or "" = the bu
         log = log + _sum_logs(mlogs)
         timings["pass2_join_and_filter_s"] = time.time() - t
     finally:
+        cfg.__exit__(None, None, None)
         eng.close()
 
     # outputs
@@ -299,7 +301,7 @@ def build_citesum(s2orc_dir=None,            # S2ORC folder; None or "" = the bu
     (out/"report.md").write_text(report_markdown(report))
     return report
 
-# %% ../nbs/03_build.ipynb #492c104d
+# %% ../nbs/03_build.ipynb #eecde77b
 def citesum_features():
     "The `datasets.Features` of a CiteSum example"
     from datasets import Features, Sequence, Value
@@ -323,7 +325,7 @@ def write_hf_and_parquet(splits:dict, out:Path)->None:
     for k, ds in dsd.items(): ds.to_parquet(str(out/"parquet"/f"{k}.parquet"))
     if was_on: enable_progress_bar()
 
-# %% ../nbs/03_build.ipynb #b7160d2f
+# %% ../nbs/03_build.ipynb #a02dd35d
 def make_report(log, res, kept, dup, n_dup_rows, shards, thresholds, use_stemmer, split_ratios, seed, eng, timings, total_s)->dict:
     "Assemble the build report"
     counts = Counter(log.counts)
@@ -348,7 +350,7 @@ def make_report(log, res, kept, dup, n_dup_rows, shards, thresholds, use_stemmer
         "settings": {"thresholds": list(thresholds), "rouge": "recall of the sentence (REF removed) against the cited abstract, rouge-score",
                      "use_stemmer": use_stemmer, "split_ratios": list(split_ratios), "seed": seed,
                      "scheduler": eng.scheduler, "workers": eng.n_workers},
-        "stages": {k: int(counts.get(k, 0)) for k in STAGES},
+        "stages": {k: int(counts.get(k, 0)) for k in STAGES if not (k == "papers_metadata_with_abstract" and shards.fmt != "s2orc-2020")},
         "kept_percent_of_candidates": round(100 * len(kept) / counts["candidates_with_abstract"], 2) if counts["candidates_with_abstract"] else None,
         "mean_recall_kept": {k: mean(kept, k) for k in ("r1", "r2", "rl")},
         "mean_recall_candidates": {k: mean(scored, k) for k in ("r1", "r2", "rl")},
@@ -383,14 +385,14 @@ def report_markdown(report:dict)->str:
     lines += ["", f"Timings (s): {report['timings_s']}", ""]
     return "\n".join(lines)
 
-# %% ../nbs/03_build.ipynb #9712a1ad
+# %% ../nbs/03_build.ipynb #6dd1987f
 def build_sample_dataset(out_dir, **kwargs)->Path:
     "Build the bundled sample corpus into `<out_dir>/dataset` (one process, no progress bars) and return that folder"
     ds = Path(out_dir)/"dataset"
     build_citesum(None, ds, **{"scheduler": "synchronous", "progress": False, **kwargs})
     return ds
 
-# %% ../nbs/03_build.ipynb #39163b3b
+# %% ../nbs/03_build.ipynb #df37f1a7
 def _thresholds(s:str)->tuple:
     try: t = tuple(float(x) for x in s.split(","))
     except ValueError: t = ()

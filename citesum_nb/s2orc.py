@@ -6,7 +6,7 @@
 __all__ = ['FORMATS', 'BadInputLog', 'S2orcShards', 'find_shards', 'read_lines', 'fast_paper_id', 'has_related_work',
            'parse_fulltext', 'parse_metadata', 'write_s2_api_layout', 'iter_fulltext', 'iter_metadata', 'load_papers']
 
-# %% ../nbs/01_s2orc.ipynb #1450a473
+# %% ../nbs/01_s2orc.ipynb #a3c6b7d9
 import gzip, re, zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,7 +24,7 @@ except ImportError:  # pragma: no cover - orjson is a dependency; plain json kee
 
 from .core import CitesumError, sample_corpus_dir
 
-# %% ../nbs/01_s2orc.ipynb #d53787f4
+# %% ../nbs/01_s2orc.ipynb #09f3659f
 class BadInputLog:
     "Counts of bad-input events by reason, with up to `max_examples` example ids per reason; picklable and addable"
     def __init__(self, max_examples:int=5):  # how many example ids to keep per reason
@@ -56,7 +56,7 @@ class BadInputLog:
         return {r: {"count": self.counts[r], "examples": list(self.examples.get(r, []))} for r in sorted(self.counts)}
     def __repr__(self): return f"BadInputLog({dict(sorted(self.counts.items()))})"
 
-# %% ../nbs/01_s2orc.ipynb #39ef760d
+# %% ../nbs/01_s2orc.ipynb #564ecc1c
 FORMATS = ("s2orc-2020", "s2-api")
 _LAYOUT = {"s2orc-2020": ("pdf_parses", "metadata"), "s2-api": ("s2orc", "papers")}
 _NOT_DATA = (".md", ".txt", ".crc", ".sha1", ".sha256", ".md5", ".py", ".sh", ".html")
@@ -94,7 +94,7 @@ def find_shards(data_dir,  # an S2ORC folder in either layout
         raise CitesumError(f"no full-text shards in {d/ft} (format {fmt}); is this an S2ORC folder?")
     return shards
 
-# %% ../nbs/01_s2orc.ipynb #15811a25
+# %% ../nbs/01_s2orc.ipynb #5be223ff
 _CHUNK = 1 << 20
 
 def _raw_chunks(path:Path) -> Iterator[bytes]:
@@ -124,7 +124,7 @@ def read_lines(path) -> Iterator[bytes]:  # a .gz (any name; detected from the m
             if line and not line.isspace(): yield line + b"\n"
     if rest and not rest.isspace(): yield rest
 
-# %% ../nbs/01_s2orc.ipynb #e6ce37bd
+# %% ../nbs/01_s2orc.ipynb #c22629f4
 _ID_2020 = re.compile(rb'"paper_id":\s*"([^"\\]*)"')
 _ID_API = re.compile(rb'"corpusid":\s*(?:(\d+)|"([^"\\]*)")')
 _SECTION_VALUES = re.compile(rb'"section":\s*"([^"\\]*(?:\\.[^"\\]*)*)"')
@@ -155,7 +155,7 @@ def has_related_work(line:bytes,  # one raw full-text JSONL line
     vals = _SECTION_VALUES.findall(line)
     return bool(vals) and _RW_BYTES.search(b"\n".join(set(vals))) is not None
 
-# %% ../nbs/01_s2orc.ipynb #2c1c8d5b
+# %% ../nbs/01_s2orc.ipynb #520ea7f3
 def _decode(line:bytes, log:BadInputLog, where:str|None):
     "JSON object of `line`, or None (counted as invalid_utf8 / malformed_json)"
     try: d = _loads(line)
@@ -216,7 +216,7 @@ def _parse_2020(d:dict, log:BadInputLog, where) -> dict|None:
             "fields_of_study": [str(f) for f in fos] if isinstance(fos, list) else [],
             "body_text": _clean_paragraphs(body, pid, log), "bib_entries": bib}
 
-# %% ../nbs/01_s2orc.ipynb #7683f0f6
+# %% ../nbs/01_s2orc.ipynb #c9197b69
 def _spans(ann:dict, key:str, pid:str, log:BadInputLog) -> list:
     "Sorted `(start, end, attributes)` of one annotation (a JSON string, or an already decoded list)"
     v = ann.get(key)
@@ -284,7 +284,7 @@ def parse_fulltext(line:bytes,  # one raw full-text line (`pdf_parses` or API `s
     if d is None: return None
     return _parse_api(d, log, where) if fmt == "s2-api" else _parse_2020(d, log, where)
 
-# %% ../nbs/01_s2orc.ipynb #1626e6f0
+# %% ../nbs/01_s2orc.ipynb #d6f9ca26
 def parse_metadata(line:bytes,  # one raw metadata line (2020 `metadata` or API `papers` record)
                    fmt:str,  # "s2orc-2020" or "s2-api"
                    log:BadInputLog,  # where bad input is counted
@@ -314,7 +314,7 @@ def parse_metadata(line:bytes,  # one raw metadata line (2020 `metadata` or API 
             "venue": _s(meta.get("venue")), "journal": _s(j),
             "fields_of_study": [str(f) for f in fos] if isinstance(fos, list) else []}
 
-# %% ../nbs/01_s2orc.ipynb #d44bf8b4
+# %% ../nbs/01_s2orc.ipynb #4151e96f
 def _api_id(x:str): return int(x) if isinstance(x, str) and x.isdigit() else x
 
 def _to_api_record(p:dict) -> dict:
@@ -362,7 +362,7 @@ def write_s2_api_layout(papers:list,  # internal records (full text, with the me
                     + b"\n")
     return out
 
-# %% ../nbs/01_s2orc.ipynb #57446b38
+# %% ../nbs/01_s2orc.ipynb #bb78d541
 def iter_fulltext(path,  # one full-text shard
                   fmt:str,  # "s2orc-2020" or "s2-api"
                   log:BadInputLog,  # where bad input is counted

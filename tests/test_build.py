@@ -29,6 +29,7 @@ def test_build_sample_outputs(sample_build):
     assert {"src", "tgt", "paper_id", "title", "discipline", "citing_paper_id", "section", "citation_text",
             "rouge_recall", "introduction", "conclusion"} <= set(ex)
     assert set(ex["discipline"]) == {"venue", "journal", "mag_field_of_study"}
+    assert all(e["discipline"]["mag_field_of_study"] for e in data["train"]), "fields of study survive the Dask join"
     for s in SPLITS:
         for e in data[s]:
             assert "REF" in e["tgt"] and e["citation_text"] not in e["tgt"].replace("REF", "")

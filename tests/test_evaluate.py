@@ -188,20 +188,24 @@ def test_prediction_files(tmp_path, tiny_dir):
 
 
 # ---------------------------------------------------------------- CLI
-def test_cli_baseline_eval_overlap(tmp_path, tiny_dir):
+def test_cli_baseline_eval_overlap(tmp_path, tiny_dir, capsys):
+    from citesum_nb.evaluate import eval_cli, overlap_cli
     out = tmp_path/"oracle.txt"
-    r = citesum("baseline", "oracle", "--data", tiny_dir, "--out", out, "--json")
-    j = json.loads(r.stdout)
+    j = json.loads(citesum("baseline", "oracle", "--data", tiny_dir, "--out", out, "--json").stdout)  # the installed command
     assert {"rouge1", "rouge2", "rougeL", "n"} <= set(j) and j["n"] == 3
     ds = load_summarization_data(tiny_dir)
     expect = rouge_scores(baseline_predictions(ds, "oracle"), ds["tgt"])
-    e = json.loads(citesum("eval", "--pred", out, "--data", tiny_dir, "--split", "test", "--json").stdout)
-    assert e["rouge1"] == pytest.approx(expect["rouge1"]) and e["rougeL"] == pytest.approx(expect["rougeL"]) and e["n"] == 3
-    assert "R-1" in citesum("eval", "--pred", out, "--data", tiny_dir).stdout
-    o = json.loads(citesum("overlap", "--a", tiny_dir, "--b", tiny_dir, "--json").stdout)
-    assert o["share_b_covered"] == 100.0
+    assert j["rouge1"] == pytest.approx(expect["rouge1"])
     bad = citesum("eval", "--pred", tmp_path/"missing.txt", "--data", tiny_dir, check=False)
     assert bad.returncode == 2 and "prediction file not found" in bad.stderr
+    # the same functions in-process (faster than more subprocesses)
+    assert eval_cli(["--pred", str(out), "--data", str(tiny_dir), "--split", "test", "--json"]) == 0
+    e = json.loads(capsys.readouterr().out)
+    assert e["rouge1"] == pytest.approx(expect["rouge1"]) and e["rougeL"] == pytest.approx(expect["rougeL"]) and e["n"] == 3
+    eval_cli(["--pred", str(out), "--data", str(tiny_dir), "--multi-ref", "first"])
+    assert "R-1" in capsys.readouterr().out
+    overlap_cli(["--a", str(tiny_dir), "--b", str(tiny_dir), "--json"])
+    assert json.loads(capsys.readouterr().out)["share_b_covered"] == 100.0
 
 
 # ---------------------------------------------------------------- real data: SciTLDR-A
