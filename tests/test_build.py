@@ -137,3 +137,18 @@ def test_real_acl_papers(tmp_path):
     assert 120 <= st["candidates_linked"] <= 190
     assert 0 < st["kept"] < st["candidates_with_abstract"]
     assert rep["leaked_cited_papers"] == 0
+
+
+def test_datasets_api_layout(tmp_path):
+    "The same papers in the Semantic Scholar Datasets API layout (s2orc/ + papers/) are detected and give the same examples"
+    from citesum_nb.s2orc import load_papers, write_s2_api_layout
+    api = write_s2_api_layout(load_papers(None), tmp_path/"api")
+    out = tmp_path/"out"
+    citesum("build", "--s2orc", api, "--out", out, "--scheduler", "synchronous", "--quiet")
+    rep = json.loads((out/"report.json").read_text())
+    assert rep["input"]["format"] == "s2-api"
+    api_ex = {(e["id"], e["tgt"], e["paper_id"]) for s in SPLITS for e in _load(out)[s]}
+    assert rep["stages"]["papers_with_related_work"] == 25 and len(api_ex) == rep["stages"]["kept"] > 0
+    assert all(e["discipline"]["mag_field_of_study"] for s in SPLITS for e in _load(out)[s])
+    r = citesum("build", "--s2orc", api, "--format", "s2orc-2020", "--out", tmp_path/"o2", "--scheduler", "synchronous", check=False)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
