@@ -194,6 +194,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                   'citesum_nb.s2orc._to_api_record': ('s2orc.html#_to_api_record', 'citesum_nb/s2orc.py'),
                                   'citesum_nb.s2orc.fast_paper_id': ('s2orc.html#fast_paper_id', 'citesum_nb/s2orc.py'),
                                   'citesum_nb.s2orc.find_shards': ('s2orc.html#find_shards', 'citesum_nb/s2orc.py'),
+                                  'citesum_nb.s2orc.fulltext_abstract': ('s2orc.html#fulltext_abstract', 'citesum_nb/s2orc.py'),
                                   'citesum_nb.s2orc.has_related_work': ('s2orc.html#has_related_work', 'citesum_nb/s2orc.py'),
                                   'citesum_nb.s2orc.iter_fulltext': ('s2orc.html#iter_fulltext', 'citesum_nb/s2orc.py'),
                                   'citesum_nb.s2orc.iter_metadata': ('s2orc.html#iter_metadata', 'citesum_nb/s2orc.py'),

@@ -6,14 +6,14 @@
 __all__ = ['ABBREVIATIONS', 'is_related_work', 'section_paragraphs', 'related_work_paragraphs', 'introduction_and_conclusion',
            'split_sentences', 'make_splitter', 'replace_citation', 'citation_sentences']
 
-# %% ../nbs/02_citations.ipynb #d2532137
+# %% ../nbs/02_citations.ipynb #50548aff
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 
 from .s2orc import BadInputLog
 
-# %% ../nbs/02_citations.ipynb #d3787629
+# %% ../nbs/02_citations.ipynb #0513767a
 _RW = re.compile(r"related\s+work", re.I | re.A)
 
 def is_related_work(section:str,  # a section title
@@ -21,7 +21,7 @@ def is_related_work(section:str,  # a section title
     "Whether a section title names a Related Work section"
     return bool(section) and _RW.search(section) is not None
 
-# %% ../nbs/02_citations.ipynb #28ca209c
+# %% ../nbs/02_citations.ipynb #17816a15
 _HEAD_NUM = re.compile(r"^\s*(?:(?P<arabic>\d+(?:\.\d+)*)\.?|(?P<alpha>[A-HJ-UWYZ])\.|(?P<roman>[IVX]+)\.|(?P<item>\d+)\))\s+\S")
 
 def _heading_number(title:str) -> tuple|None:
@@ -59,7 +59,7 @@ def related_work_paragraphs(paper:dict,  # internal paper record
     "All paragraphs of the paper's Related Work section(s), subsections included"
     return section_paragraphs(paper, is_related_work)
 
-# %% ../nbs/02_citations.ipynb #2df096c6
+# %% ../nbs/02_citations.ipynb #5f44c4a6
 def introduction_and_conclusion(paper:dict,  # internal paper record
                                ) -> tuple:
     "`(introduction, conclusion)` texts of a paper, '' when absent"
@@ -67,10 +67,10 @@ def introduction_and_conclusion(paper:dict,  # internal paper record
     concl = section_paragraphs(paper, lambda s: "conclusion" in s.lower())
     return " ".join(p["text"] for p in intro), " ".join(p["text"] for p in concl)
 
-# %% ../nbs/02_citations.ipynb #c9d19165
+# %% ../nbs/02_citations.ipynb #f1ef8341
 ABBREVIATIONS = frozenset("""al e.g eg i.e ie fig figs eq eqs cf vs resp approx sec secs sect tab ref refs no nos vol pp
 ch chap viz ca dr mr mrs ms prof jr sr st inc ltd co corp dept univ est""".split())
-_CANDIDATE = re.compile(r"""[.!?]+["'”’)\]]*(\s+)(?=["“'‘(\[]?[A-Z0-9])""")
+_CANDIDATE = re.compile(r"""[.!?]+["'”’)\]]*(\s+)(?=["“'‘(\[]?[A-Z0-9À-ÖØ-Þ])""")
 _INITIALS = re.compile(r"^(?:[A-Z]\.)*[A-Z]$")
 
 def _rejected(text:str, m:re.Match) -> bool:
@@ -78,7 +78,7 @@ def _rejected(text:str, m:re.Match) -> bool:
     p = m.start()
     if text[p] != ".": return False
     if text[p+1:m.start(1)].strip(".") : return False  # "...)." or '."': the period ends a citation or a quote
-    w = text.rfind(" ", 0, p) + 1
+    w = max(text.rfind(" ", 0, p), text.rfind("\n", 0, p), text.rfind("\t", 0, p)) + 1
     word = text[w:p].lstrip("([\"'“‘")
     return word.lower() in ABBREVIATIONS or _INITIALS.match(word) is not None
 
@@ -105,7 +105,7 @@ def split_sentences(text:str,  # one paragraph
     gaps = [(m.start(1), m.end(1)) for m in _CANDIDATE.finditer(text) if not _rejected(text, m)]
     return _spans_from_gaps(text, _protect(gaps, protected))
 
-# %% ../nbs/02_citations.ipynb #cd401c5c
+# %% ../nbs/02_citations.ipynb #c022eaa8
 def _spacy_splitter() -> Callable:
     try: import spacy
     except ImportError as e:
@@ -131,7 +131,7 @@ def make_splitter(name:str="fast",  # "fast" (rule-based regex) or "spacy" (blan
     from citesum_nb.core import CitesumError
     raise CitesumError(f"unknown sentence splitter {name!r}; valid: fast, spacy")
 
-# %% ../nbs/02_citations.ipynb #07453146
+# %% ../nbs/02_citations.ipynb #b2f53bb2
 _NUMERIC = re.compile(r"^[\[(]?\s*\d+[a-z]?(?:\s*[,;–—-]\s*\d+[a-z]?)*\s*[\])]?[,;.]?$")
 _SURNAME = (r"(?:(?:[Vv]an|[Vv]on|[Dd]e|[Dd]er|den|[Dd]el|[Dd]a|[Dd]i|[Dd]u|[Ll]e|[Ll]a)\s+)*"
             r"(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]|[A-Z]['’][A-Z])[\w'’-]*")
@@ -151,7 +151,7 @@ def replace_citation(text:str,  # a sentence
         if m: start = m.start()
     return text[:start] + "REF" + text[end:], text[start:end]
 
-# %% ../nbs/02_citations.ipynb #85badd6d
+# %% ../nbs/02_citations.ipynb #482dda44
 def citation_sentences(paper:dict,  # internal paper record (the citing paper)
                        splitter="fast",  # "fast", "spacy", or a function like `split_sentences`
                        log:BadInputLog|None=None,  # per-reason counters (see the table above)

@@ -4,9 +4,10 @@
 
 # %% auto #0
 __all__ = ['FORMATS', 'BadInputLog', 'S2orcShards', 'find_shards', 'read_lines', 'fast_paper_id', 'has_related_work',
-           'parse_fulltext', 'parse_metadata', 'write_s2_api_layout', 'iter_fulltext', 'iter_metadata', 'load_papers']
+           'parse_fulltext', 'parse_metadata', 'fulltext_abstract', 'write_s2_api_layout', 'iter_fulltext',
+           'iter_metadata', 'load_papers']
 
-# %% ../nbs/01_s2orc.ipynb #a3c6b7d9
+# %% ../nbs/01_s2orc.ipynb #0718eefe
 import gzip, re, zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ except ImportError:  # pragma: no cover - orjson is a dependency; plain json kee
 
 from .core import CitesumError, sample_corpus_dir
 
-# %% ../nbs/01_s2orc.ipynb #09f3659f
+# %% ../nbs/01_s2orc.ipynb #86236d1f
 class BadInputLog:
     "Counts of bad-input events by reason, with up to `max_examples` example ids per reason; picklable and addable"
     def __init__(self, max_examples:int=5):  # how many example ids to keep per reason
@@ -56,7 +57,7 @@ class BadInputLog:
         return {r: {"count": self.counts[r], "examples": list(self.examples.get(r, []))} for r in sorted(self.counts)}
     def __repr__(self): return f"BadInputLog({dict(sorted(self.counts.items()))})"
 
-# %% ../nbs/01_s2orc.ipynb #564ecc1c
+# %% ../nbs/01_s2orc.ipynb #3ed2d0d0
 FORMATS = ("s2orc-2020", "s2-api")
 _LAYOUT = {"s2orc-2020": ("pdf_parses", "metadata"), "s2-api": ("s2orc", "papers")}
 _NOT_DATA = (".md", ".txt", ".crc", ".sha1", ".sha256", ".md5", ".py", ".sh", ".html")
@@ -94,7 +95,7 @@ def find_shards(data_dir,  # an S2ORC folder in either layout
         raise CitesumError(f"no full-text shards in {d/ft} (format {fmt}); is this an S2ORC folder?")
     return shards
 
-# %% ../nbs/01_s2orc.ipynb #5be223ff
+# %% ../nbs/01_s2orc.ipynb #32fe085f
 _CHUNK = 1 << 20
 
 def _raw_chunks(path:Path) -> Iterator[bytes]:
@@ -124,7 +125,7 @@ def read_lines(path) -> Iterator[bytes]:  # a .gz (any name; detected from the m
             if line and not line.isspace(): yield line + b"\n"
     if rest and not rest.isspace(): yield rest
 
-# %% ../nbs/01_s2orc.ipynb #c22629f4
+# %% ../nbs/01_s2orc.ipynb #9d5abfb1
 _ID_2020 = re.compile(rb'"paper_id":\s*"([^"\\]*)"')
 _ID_API = re.compile(rb'"corpusid":\s*(?:(\d+)|"([^"\\]*)")')
 _SECTION_VALUES = re.compile(rb'"section":\s*"([^"\\]*(?:\\.[^"\\]*)*)"')
@@ -155,7 +156,7 @@ def has_related_work(line:bytes,  # one raw full-text JSONL line
     vals = _SECTION_VALUES.findall(line)
     return bool(vals) and _RW_BYTES.search(b"\n".join(set(vals))) is not None
 
-# %% ../nbs/01_s2orc.ipynb #520ea7f3
+# %% ../nbs/01_s2orc.ipynb #d0c1b664
 def _decode(line:bytes, log:BadInputLog, where:str|None):
     "JSON object of `line`, or None (counted as invalid_utf8 / malformed_json)"
     try: d = _loads(line)
@@ -216,7 +217,7 @@ def _parse_2020(d:dict, log:BadInputLog, where) -> dict|None:
             "fields_of_study": [str(f) for f in fos] if isinstance(fos, list) else [],
             "body_text": _clean_paragraphs(body, pid, log), "bib_entries": bib}
 
-# %% ../nbs/01_s2orc.ipynb #c9197b69
+# %% ../nbs/01_s2orc.ipynb #abefa3c7
 def _spans(ann:dict, key:str, pid:str, log:BadInputLog) -> list:
     "Sorted `(start, end, attributes)` of one annotation (a JSON string, or an already decoded list)"
     v = ann.get(key)
@@ -284,7 +285,7 @@ def parse_fulltext(line:bytes,  # one raw full-text line (`pdf_parses` or API `s
     if d is None: return None
     return _parse_api(d, log, where) if fmt == "s2-api" else _parse_2020(d, log, where)
 
-# %% ../nbs/01_s2orc.ipynb #d6f9ca26
+# %% ../nbs/01_s2orc.ipynb #a1e65cb8
 def parse_metadata(line:bytes,  # one raw metadata line (2020 `metadata` or API `papers` record)
                    fmt:str,  # "s2orc-2020" or "s2-api"
                    log:BadInputLog,  # where bad input is counted
@@ -314,7 +315,36 @@ def parse_metadata(line:bytes,  # one raw metadata line (2020 `metadata` or API 
             "venue": _s(meta.get("venue")), "journal": _s(j),
             "fields_of_study": [str(f) for f in fos] if isinstance(fos, list) else []}
 
-# %% ../nbs/01_s2orc.ipynb #4151e96f
+# %% ../nbs/01_s2orc.ipynb #ff14df70
+def fulltext_abstract(line:bytes,  # one raw full-text line
+                      fmt:str,  # "s2orc-2020" or "s2-api"
+                      log:BadInputLog,  # where bad input is counted
+                      where:str|None=None,  # example id for the log when the record has no id
+                     ) -> dict|None:
+    "`{paper_id, title, abstract}` of a full-text line (a light parse), or None (counted in `log`)"
+    d = _decode(line, log, where)
+    if d is None: return None
+    if fmt == "s2-api":
+        pid = d.get("corpusid")
+        if pid is None or pid == "": log.add("missing_paper_id", where); return None
+        content = d.get("content")
+        text = content.get("text") if isinstance(content, dict) else None
+        if not isinstance(text, str): log.add("missing_key:content.text", str(pid)); return None
+        ann = content.get("annotations") or {}
+        ann = ann if isinstance(ann, dict) else {}
+        title = _spans(ann, "title", str(pid), log)
+        return {"paper_id": str(pid), "title": text[title[0][0]:title[0][1]] if title else "",
+                "abstract": " ".join(text[s:e] for s, e, _ in _spans(ann, "abstract", str(pid), log))}
+    pid = d.get("paper_id")
+    if pid is None or pid == "": log.add("missing_paper_id", where); return None
+    meta = d.get("metadata") if isinstance(d.get("metadata"), dict) else {}
+    parse = next((d[k] for k in ("pdf_parse", "grobid_parse", "latex_parse") if isinstance(d.get(k), dict)), d)
+    abs_ = parse.get("abstract")
+    abstract = " ".join(p["text"] for p in abs_ if isinstance(p, dict) and isinstance(p.get("text"), str)) if isinstance(abs_, list) else ""
+    if not abstract: abstract = _s(d.get("abstract") if isinstance(d.get("abstract"), str) else meta.get("abstract"))
+    return {"paper_id": str(pid), "title": _s(d.get("title") or meta.get("title")), "abstract": abstract}
+
+# %% ../nbs/01_s2orc.ipynb #4bfeaec1
 def _api_id(x:str): return int(x) if isinstance(x, str) and x.isdigit() else x
 
 def _to_api_record(p:dict) -> dict:
@@ -362,7 +392,7 @@ def write_s2_api_layout(papers:list,  # internal records (full text, with the me
                     + b"\n")
     return out
 
-# %% ../nbs/01_s2orc.ipynb #bb78d541
+# %% ../nbs/01_s2orc.ipynb #84cd52ee
 def iter_fulltext(path,  # one full-text shard
                   fmt:str,  # "s2orc-2020" or "s2-api"
                   log:BadInputLog,  # where bad input is counted

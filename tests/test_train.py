@@ -38,6 +38,14 @@ def tiny(data_dir, tmp_path_factory):
     return T.make_tiny_model(data_dir, tmp_path_factory.mktemp("tiny") / "bart", vocab_size=400)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def one_thread():
+    "Tiny models train fastest on one thread (and the test suite runs side by side with other processes)"
+    n = torch.get_num_threads(); torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(n)
+
+
 QUIET = dict(disable_tqdm=True, num_beams=1, min_length=2, max_length=16, batch_size=4, logging_steps=1)
 
 
