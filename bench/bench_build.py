@@ -4,7 +4,8 @@
 For each setting (share of papers with a Related Work section; default 2.5% and 25%), on the same synthetic corpus
 (made by `make_synthetic_corpus.py` when missing), every measurement runs in a fresh process:
 
-(a) floor      decompress every metadata and pdf_parses shard and loop over its lines (gzip + a loop, nothing else)
+(a) floor      decompress every metadata and pdf_parses shard and loop over its lines (gzip + a loop, nothing else;
+               timed with the gzip module and with zlib chunks + bytes.split, the faster counts)
 (b) reference  `reference_build.py`: json.loads of every paper, spaCy sentencizer, rouge-score, one Python loop;
                run with spaCy (the paper-style baseline) and with the library's fast splitter (for the equality check)
 (c) citesum    `build_citesum` with one process (scheduler="synchronous") and on a LocalCluster with 1 and 2
@@ -21,7 +22,7 @@ Usage: python bench/bench_build.py [--papers 20000] [--settings 0.025,0.25] [--r
 """
 from __future__ import annotations
 
-import argparse, gzip, json, os, platform, re, resource, subprocess, sys, time
+import argparse, gzip, json, zlib, os, platform, re, resource, subprocess, sys, time
 from collections import Counter
 from pathlib import Path
 
@@ -39,25 +40,45 @@ def _json_line(stdout: str) -> dict:
 
 def run_child(args: list, label: str) -> dict:
     "Run `python args...` in a fresh process; return its JSON result plus the wall time seen from outside"
-    t = time.time()
+    t = time.time(); r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True)
-    wall = time.time() - t
+    wall = time.time() - t; r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if p.returncode != 0: raise RuntimeError(f"{label} failed:\n{p.stdout[-3000:]}\n{p.stderr[-5000:]}")
     r = _json_line(p.stdout); r["process_wall_s"] = round(wall, 2)
+    # CPU seconds of the process and all its descendants (Dask workers included): robust to other load on the machine
+    r["process_cpu_s"] = round(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime, 2)
     return r
 
 
 # ------------------------------------------------------------------------------------------------ child commands
+def _lines_gzip_module(f: Path):
+    with gzip.open(f, "rb") as fh: yield from fh
+
+
+def _lines_zlib_chunks(f: Path, chunk: int = 1 << 20):
+    d, rest = zlib.decompressobj(31), b""
+    with open(f, "rb") as fh:
+        while data := fh.read(chunk):
+            while data:
+                lines = (rest + d.decompress(data)).split(b"\n"); rest = lines.pop()
+                yield from lines
+                data = d.unused_data if d.eof else b""
+                if d.eof: d = zlib.decompressobj(31)
+    if rest: yield rest
+
+
 def child_floor(corpus: str) -> None:
-    "(a): decompress every shard and loop over its lines"
-    t = time.time(); lines = n_bytes = 0; pdf_bytes = 0
-    for sub in ("metadata", "pdf_parses"):
-        for f in sorted((Path(corpus)/sub).glob("*.jsonl*")):
-            with gzip.open(f, "rb") as fh:
-                for line in fh:
-                    lines += 1; n_bytes += len(line)
-                    if sub == "pdf_parses": pdf_bytes += len(line)
-    print(json.dumps({"seconds": round(time.time() - t, 3), "lines": lines, "bytes": n_bytes, "pdf_parses_bytes": pdf_bytes,
+    "(a): decompress every shard and loop over its lines; two ways (gzip module, zlib chunks), the faster is the floor"
+    out = {}
+    for name, lines_of in (("gzip_module", _lines_gzip_module), ("zlib_chunks", _lines_zlib_chunks)):
+        t = time.time(); c = time.process_time(); lines = n_bytes = 0
+        for sub in ("metadata", "pdf_parses"):
+            for f in sorted((Path(corpus)/sub).glob("*.jsonl*")):
+                for line in lines_of(f):
+                    if line: lines += 1; n_bytes += len(line)
+        out[name] = {"seconds": round(time.time() - t, 3), "cpu_s": round(time.process_time() - c, 3), "lines": lines, "bytes": n_bytes}
+    best = min(out.values(), key=lambda v: v["seconds"])
+    print(json.dumps({"seconds": best["seconds"], "lines": best["lines"], "bytes": best["bytes"], "variants": out,
                       "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}))
 
 
@@ -160,26 +181,26 @@ def ensure_corpus(path: Path, papers: int, rw_rate: float, shards: int, seed: in
 
 def bench_setting(corpus: Path, info: dict, out: Path, builds: list, ref_splitters: list) -> dict:
     n, mb = info["papers"], info["pdf_parses_bytes"] / 1e6
-    res = {"corpus": {k: info[k] for k in ("papers", "shards", "rw_rate", "papers_with_related_work", "mean_line_kb",
+    res = {"load_avg_start": os.getloadavg()[0], "corpus": {k: info[k] for k in ("papers", "shards", "rw_rate", "papers_with_related_work", "mean_line_kb",
                                             "pdf_parses_bytes", "pdf_parses_gz_bytes", "source", "filler_source")}}
     def fig(seconds, cores): return {"seconds": seconds, "papers_per_s": round(n / seconds, 1),
                                      "papers_per_s_per_core": round(n / seconds / cores, 1), "MB_per_s": round(mb / seconds, 1), "cores": cores}
     print(f"[{corpus.name}] (a) floor ...", flush=True)
     fl = run_child([__file__, "_floor", corpus], "floor")
-    res["floor"] = {**fig(fl["seconds"], 1), "peak_rss_mb": fl["peak_rss_mb"], "bytes_scanned": fl["bytes"]}
+    res["floor"] = {**fig(fl["seconds"], 1), "process_cpu_s": min(v["cpu_s"] for v in fl["variants"].values()), "peak_rss_mb": fl["peak_rss_mb"], "bytes_scanned": fl["bytes"], "variants": fl["variants"]}
     res["reference"] = {}
     for sp in ref_splitters:
         print(f"[{corpus.name}] (b) reference, {sp} splitter ...", flush=True)
         rp = out/f"{corpus.name}.reference_{sp}.json"
         r = run_child([HERE/"reference_build.py", "--s2orc", corpus, "--splitter", sp, "--out", rp], f"reference {sp}")
-        res["reference"][sp] = {**fig(r["timings_s"]["total_s"], 1), "timings_s": r["timings_s"], "peak_rss_mb": r["peak_rss_mb"], "stages": r["stages"]}
+        res["reference"][sp] = {**fig(r["timings_s"]["total_s"], 1), "process_cpu_s": r["process_cpu_s"], "timings_s": r["timings_s"], "peak_rss_mb": r["peak_rss_mb"], "stages": r["stages"]}
     res["citesum"] = {}
     for mode, w, sp in builds:
         name = f"{mode}{'' if mode == 'synchronous' else w}_{sp}"
         print(f"[{corpus.name}] (c) citesum build, {name} ...", flush=True)
         b = run_child([__file__, "_build", corpus, out/f"{corpus.name}.build_{name}", mode, w, sp], f"build {name}")
         cores = 1 if mode == "synchronous" else w
-        res["citesum"][name] = {**fig(b["seconds"], cores), "cluster_start_s": b.get("cluster_start_s"),
+        res["citesum"][name] = {**fig(b["seconds"], cores), "process_cpu_s": b["process_cpu_s"], "cluster_start_s": b.get("cluster_start_s"),
                                 "worker_peak_rss_mb": b["worker_peak_rss_mb"], "main_peak_rss_mb": b["main_peak_rss_mb"],
                                 "timings_s": b["timings_s"], "stages": b["stages"]}
     # equality and differences
@@ -210,9 +231,13 @@ def bench_setting(corpus: Path, info: dict, out: Path, builds: list, ref_splitte
         rt[f"{name}: papers/s per core vs reference ({base is res['reference'].get('spacy') and 'spacy' or 'fast'})"] = round(c["papers_per_s_per_core"] / base["papers_per_s"], 2)
         rt[f"{name}: time vs floor"] = round(c["seconds"] / res["floor"]["seconds"], 2)
         rt[f"{name}: core-seconds vs floor"] = round(c["seconds"] * c["cores"] / res["floor"]["seconds"], 2)
+    for name, c in res["citesum"].items():  # the same comparisons in CPU seconds (whole processes, start-up included)
+        rt[f"{name}: CPU seconds, reference (spacy) / citesum"] = round(base["process_cpu_s"] / c["process_cpu_s"], 2)
+        rt[f"{name}: CPU seconds, citesum / floor"] = round(c["process_cpu_s"] / res["floor"]["process_cpu_s"], 2)
     if "local1_fast" in res["citesum"] and "local2_fast" in res["citesum"]:
         rt["speed-up 2 workers vs 1"] = round(res["citesum"]["local1_fast"]["seconds"] / res["citesum"]["local2_fast"]["seconds"], 2)
     res["ratios"] = rt
+    res["load_avg_end"] = os.getloadavg()[0]
     return res
 
 
@@ -239,12 +264,13 @@ def markdown(all_res: dict) -> str:
         c = res["corpus"]
         L += [f"## {key}: {c['papers']:,} papers, {c['papers_with_related_work']:,} with Related Work ({100 * c['rw_rate']:g}%), "
               f"{c['shards']} shards, {c['pdf_parses_bytes'] / 1e9:.2f} GB pdf_parses (mean line {c['mean_line_kb']} KB)", "",
-              "| run | cores | seconds | papers/s | papers/s per core | MB/s | peak RSS per worker (MB) |", "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+              f"1-minute load average at start / end: {res.get('load_avg_start', 0):.2f} / {res.get('load_avg_end', 0):.2f}", "",
+              "| run | cores | seconds | papers/s | papers/s per core | MB/s | CPU s (process) | peak RSS per worker (MB) |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
         rows = [("(a) floor: gunzip + line loop", res["floor"], [res["floor"]["peak_rss_mb"]])]
         rows += [(f"(b) reference, {sp}", r, [r["peak_rss_mb"]]) for sp, r in res["reference"].items()]
         rows += [(f"(c) citesum build, {n}" + (f" (+{r['cluster_start_s']:.1f} s cluster start)" if r.get("cluster_start_s") else ""), r, r["worker_peak_rss_mb"])
                  for n, r in res["citesum"].items()]
-        L += [f"| {n} | {r['cores']} | {r['seconds']:.1f} | {r['papers_per_s']:,.0f} | {r['papers_per_s_per_core']:,.0f} | {r['MB_per_s']:.0f} | "
+        L += [f"| {n} | {r['cores']} | {r['seconds']:.1f} | {r['papers_per_s']:,.0f} | {r['papers_per_s_per_core']:,.0f} | {r['MB_per_s']:.0f} | {r['process_cpu_s']:.1f} | "
               f"{', '.join(f'{x:.0f}' for x in rss)} |" for n, r, rss in rows]
         L += ["", "| ratio | value |", "| --- | ---: |"] + [f"| {k} | {v} |" for k, v in res["ratios"].items()]
         if res.get("targets"):
@@ -289,12 +315,16 @@ def main(argv=None):
     ap.add_argument("--out", default=str(OUT), help="results folder")
     ap.add_argument("--rss-1g", action="store_true", help="also measure the peak RSS of one worker on a ~1 GB shard")
     ap.add_argument("--spacy-builds", action="store_true", help="also run citesum build with the spaCy splitter (the equality check with the same splitter, spaCy flavour)")
+    ap.add_argument("--compare-real", default=None, metavar="DIR", help="also compare the examples of the reference (spaCy and "
+                    "fast splitters) and citesum build on a real corpus in the 2020-07-05 layout, e.g. ../shared/data/clscisumm")
+    ap.add_argument("--only-extra", action="store_true", help="skip the synthetic settings; run only --compare-real / --rss-1g, "
+                    "merged into an existing bench_build.json")
     ap.add_argument("--only-rss-1g", action="store_true", help="only the ~1 GB shard measurement (merged into an existing bench_build.json)")
     a = ap.parse_args(argv)
     out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
     res_p = out/"bench_build.json"
-    all_res = json.loads(res_p.read_text()) if a.only_rss_1g and res_p.exists() else {"machine": machine(), "settings": {}}
-    if not a.only_rss_1g:
+    all_res = json.loads(res_p.read_text()) if (a.only_rss_1g or a.only_extra) and res_p.exists() else {"machine": machine(), "settings": {}}
+    if not (a.only_rss_1g or a.only_extra):
         builds = [("synchronous", 1, "fast"), ("local", 1, "fast"), ("local", 2, "fast")]
         if a.spacy_builds: builds.append(("synchronous", 1, "spacy"))
         for rate in (float(x) for x in a.settings.split(",")):
@@ -304,6 +334,18 @@ def main(argv=None):
             res["targets"] = targets(res) if abs(rate - 0.025) < 1e-9 else {}
             all_res["settings"][f"rw {100 * rate:g}%"] = res
             print(json.dumps({k: res[k] for k in ("ratios", "targets", "examples")}, indent=1), flush=True)
+    if a.compare_real:
+        real = Path(a.compare_real)
+        n = sum(1 for f in sorted((real/"pdf_parses").glob("*.jsonl*")) for _ in gzip.open(f, "rb"))
+        nb = sum(len(l) for f in sorted((real/"pdf_parses").glob("*.jsonl*")) for l in gzip.open(f, "rb"))
+        info = {"papers": n, "shards": len(list((real/"pdf_parses").glob("*.jsonl*"))), "rw_rate": None, "papers_with_related_work": None,
+                "mean_line_kb": round(nb / n / 1024, 1), "pdf_parses_bytes": nb, "pdf_parses_gz_bytes": None, "source": str(real), "filler_source": None}
+        r = bench_setting(real, info, out, [("synchronous", 1, "fast")], ["spacy", "fast"])
+        r["corpus"]["papers_with_related_work"] = r["citesum"]["synchronous_fast"]["stages"]["papers_with_related_work"]
+        r["corpus"]["rw_rate"] = round(r["corpus"]["papers_with_related_work"] / n, 4)
+        r["targets"] = {}
+        all_res["settings"][f"real: {real.name}"] = r
+        print(json.dumps(r["examples"], indent=1), flush=True)
     if a.rss_1g or a.only_rss_1g:
         corpus = Path(a.corpus_dir)/"corpus_1g"
         info = ensure_corpus(corpus, 0, 0.025, 1, 1, target_bytes="1G")

@@ -14,9 +14,9 @@ from citesum_nb.evaluate import rouge_scores
 def synthetic_corpus(n:int, n_refs:int, seed:int=0):
     rng = np.random.default_rng(seed)
     letters = np.array(list(string.ascii_lowercase))
-    vocab = ["".join(rng.choice(letters, rng.integers(2, 11))) + rng.choice(["", "s", "ed", "ing", "ation"]) for _ in range(20000)]
+    vocab = np.array(["".join(rng.choice(letters, rng.integers(2, 11))) + rng.choice(["", "s", "ed", "ing", "ation"]) for _ in range(20000)])
     p = 1 / np.arange(1, len(vocab) + 1) ** 1.1; p /= p.sum()
-    sent = lambda lo, hi: " ".join(np.array(vocab)[rng.choice(len(vocab), rng.integers(lo, hi), p=p)]).capitalize() + "."
+    sent = lambda lo, hi: " ".join(vocab[rng.choice(len(vocab), rng.integers(lo, hi), p=p)]).capitalize() + "."
     preds = [sent(12, 36) for _ in range(n)]
     refs = [[sent(10, 31) for _ in range(n_refs)] for _ in range(n)]
     return preds, refs

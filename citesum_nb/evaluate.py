@@ -8,7 +8,7 @@ __all__ = ['HUB_DATASETS', 'FORMAT_COLUMNS', 'ROUGE_TYPES', 'HEURISTIC_RE', 'loa
            'classification_scores', 'source_sentences', 'baseline_predictions', 'overlap_report', 'read_predictions',
            'write_predictions', 'align_predictions', 'eval_cli', 'baseline_cli', 'overlap_cli']
 
-# %% ../nbs/05_evaluate.ipynb #8aa136bd
+# %% ../nbs/05_evaluate.ipynb #2ca2d4e3
 import argparse, functools, json, math, os, re, sys
 from collections import Counter
 from pathlib import Path
@@ -20,7 +20,7 @@ from rouge_score import rouge_scorer, tokenize as rs_tokenize, tokenizers as rs_
 from .core import CitesumError, read_jsonl, write_jsonl, ensure_dir, shared_data
 from .citations import split_sentences
 
-# %% ../nbs/05_evaluate.ipynb #6301da48
+# %% ../nbs/05_evaluate.ipynb #7db2cf53
 _SPLIT_ALIASES = {"val": ("val", "validation", "dev", "valid"), "validation": ("val", "validation", "dev", "valid"),
                   "dev": ("dev", "val", "validation", "valid"), "valid": ("valid", "val", "validation", "dev")}
 _EXTS = (".jsonl", ".jsonl.gz", ".json", ".csv", ".tsv", ".parquet")
@@ -67,7 +67,7 @@ def _read_table(path:Path)->list:
     if name.endswith(".parquet"): return pd.read_parquet(path).to_dict("records")
     raise CitesumError(f"unknown file type: {path} (expected one of {', '.join(_EXTS)})")
 
-# %% ../nbs/05_evaluate.ipynb #743409a3
+# %% ../nbs/05_evaluate.ipynb #5ea584c5
 def _detect_format(rec:dict)->str:
     keys = set(rec)
     if {"source", "target"} <= keys: return "scitldr"
@@ -95,7 +95,7 @@ def _as_refs(tgt)->list:
     else: refs = [str(tgt)]
     return [r for r in (_ws(r) for r in refs) if r]
 
-# %% ../nbs/05_evaluate.ipynb #c9b1f0ab
+# %% ../nbs/05_evaluate.ipynb #735a69da
 def _normalise_records(records:list, fmt:str|None, split:str, src_col=None, tgt_col=None, id_col=None,
                        origin:str="")->list:
     "Map raw records to the common columns (id, src, tgt, title[, src_sents], extras)"
@@ -149,7 +149,7 @@ def _load_hub(name:str, split:str, **kw)->tuple:
                            f"is the Hub reachable? Pass a local folder or file instead") from None
     return ds.to_list(), fmt
 
-# %% ../nbs/05_evaluate.ipynb #043c0427
+# %% ../nbs/05_evaluate.ipynb #7ee55c67
 def load_summarization_data(name_or_path,  # dataset folder, file, or Hub name (`yuningm/citesum`, `allenai/scitldr[:AIC]`, `EdinburghNLP/xsum`, `gigaword`)
                             split:str="test",  # train | val (aliases validation, dev) | test
                             *, fmt:str|None=None,  # citesum | scitldr | xsum | gigaword; None = guess from the columns
@@ -171,7 +171,7 @@ def load_summarization_data(name_or_path,  # dataset folder, file, or Hub name (
         raise CitesumError(f"example {bad} of {origin} has no reference summary")
     return datasets.Dataset.from_list(recs)
 
-# %% ../nbs/05_evaluate.ipynb #4febae92
+# %% ../nbs/05_evaluate.ipynb #f2b3920e
 ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 _SHORT = {"rouge1": "r1", "rouge2": "r2", "rougeL": "rL", "rougeLsum": "rLsum"}
 
@@ -189,8 +189,19 @@ class CachedTokenizer(rs_tokenizers.Tokenizer):
     def __getstate__(self): return {"use_stemmer": self.use_stemmer}
     def __setstate__(self, state): self.__init__(state["use_stemmer"])
 
-def _scorer(use_stemmer:bool)->rouge_scorer.RougeScorer:
-    return rouge_scorer.RougeScorer(list(ROUGE_TYPES), tokenizer=CachedTokenizer(use_stemmer))
+def _scorer(use_stemmer:bool, types=ROUGE_TYPES)->rouge_scorer.RougeScorer:
+    return rouge_scorer.RougeScorer(list(types), tokenizer=CachedTokenizer(use_stemmer))
+
+class _FastScorer:
+    "R-1/2/L with rouge-score; R-Lsum equals R-L for one-line texts, so it is computed only when a text has newlines"
+    def __init__(self, use_stemmer:bool):
+        tok = CachedTokenizer(use_stemmer)
+        self.main = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=tok)
+        self.lsum = rouge_scorer.RougeScorer(["rougeLsum"], tokenizer=tok)
+    def score(self, target:str, prediction:str)->dict:
+        s = self.main.score(target, prediction)
+        s["rougeLsum"] = self.lsum.score(target, prediction)["rougeLsum"] if ("\n" in target or "\n" in prediction) else s["rougeL"]
+        return s
 
 def _as_ref_lists(references, n:int)->list:
     if len(references) != n: raise CitesumError(f"{n} predictions but {len(references)} references")
@@ -203,7 +214,7 @@ def _as_ref_lists(references, n:int)->list:
 
 def _score_rows(preds:list, refs:list, multi_ref:str, use_stemmer:bool)->np.ndarray:
     "Per-example scores, shape (n, 4 rouge types, 3 = P/R/F) plus the chosen reference index"
-    sc = _scorer(use_stemmer)
+    sc = _FastScorer(use_stemmer)
     out = np.zeros((len(preds), len(ROUGE_TYPES), 3)); best = np.zeros(len(preds), dtype=int)
     for i, (p, rs) in enumerate(zip(preds, refs)):
         p = "\n".join(_ws(x) for x in str(p).split("\n")).strip()
@@ -220,7 +231,7 @@ def _score_rows(preds:list, refs:list, multi_ref:str, use_stemmer:bool)->np.ndar
 
 def _score_chunk(args): return _score_rows(*args)
 
-# %% ../nbs/05_evaluate.ipynb #f02afbc0
+# %% ../nbs/05_evaluate.ipynb #074c573b
 def per_example_rouge(predictions:list,  # one predicted summary per example
                       references:list,   # per example: a reference string or a list of references
                       *, multi_ref:str="max",  # max | mean | first (SciTLDR semantics, see above)
@@ -257,7 +268,7 @@ def rouge_scores(predictions:list,  # one predicted summary per example
     out["n"] = len(df)
     return out
 
-# %% ../nbs/05_evaluate.ipynb #ace13579
+# %% ../nbs/05_evaluate.ipynb #373e458f
 def holm_bonferroni(pvalues)->np.ndarray:
     "Holm–Bonferroni adjusted p-values (step-down, monotone, capped at 1), in the input order"
     p = np.asarray(pvalues, dtype=float); m = len(p)
@@ -300,7 +311,7 @@ def paired_significance(scores_a:pd.DataFrame,  # per-example scores of system A
     df["significant"] = (df.p_bootstrap_holm < alpha) & (df.p_ttest_holm < alpha)
     return df
 
-# %% ../nbs/05_evaluate.ipynb #f11f027c
+# %% ../nbs/05_evaluate.ipynb #fa2506d0
 def classification_scores(predictions:list,  # generated labels
                           labels:list,       # gold labels
                           label_set=None,    # the valid labels (default: those in `labels`)
@@ -321,7 +332,7 @@ def classification_scores(predictions:list,  # generated labels
            "outside_examples": [s for s, _ in Counter(outside).most_common(5)]}
     return out
 
-# %% ../nbs/05_evaluate.ipynb #2a9d0c78
+# %% ../nbs/05_evaluate.ipynb #73d1cfa8
 HEURISTIC_RE = re.compile(r"propose|introduce|in this paper", re.I)
 
 def _split(text:str)->list:
@@ -359,7 +370,7 @@ def baseline_predictions(ds,  # a dataset from `load_summarization_data`
     if oracle_refs not in ("first", "all"): raise CitesumError(f"unknown oracle_refs '{oracle_refs}'")
     return [_oracle_pick(s, t if oracle_refs == "all" else t[:1], oracle_metric, use_stemmer) for s, t in zip(sents, ds["tgt"])]
 
-# %% ../nbs/05_evaluate.ipynb #2a2e7d07
+# %% ../nbs/05_evaluate.ipynb #e086dca0
 def overlap_report(a_sources:list,  # sources of dataset A (e.g. CiteSum train)
                    b_sources:list,  # sources of dataset B (e.g. SciTLDR test)
                    threshold:float=0.9,  # cosine similarity from which a pair is a near-duplicate
@@ -392,7 +403,7 @@ def overlap_report(a_sources:list,  # sources of dataset A (e.g. CiteSum train)
             "n_a_involved": int(len(np.unique(ia))),
             "pairs": [(int(ia[i]), int(ib[i]), float(sim[i])) for i in order], "max_sim_b": best_b}
 
-# %% ../nbs/05_evaluate.ipynb #07dd8d25
+# %% ../nbs/05_evaluate.ipynb #b5165478
 _PRED_KEYS = ("prediction", "pred", "summary", "hypothesis", "hypo", "output")
 
 def read_predictions(path)->tuple:
@@ -429,7 +440,7 @@ def align_predictions(preds:list, ids:list|None, ds)->tuple:
     tgt = ds["tgt"]
     return preds, [tgt[pos[i]] for i in ids]
 
-# %% ../nbs/05_evaluate.ipynb #a0eb346b
+# %% ../nbs/05_evaluate.ipynb #5d3759d3
 def _score_table(scores:dict, title:str="")->str:
     head = f"{title}\n" if title else ""
     return (head + f"{'':10}{'R-1':>8}{'R-2':>8}{'R-L':>8}{'R-Lsum':>8}\n" + "".join(

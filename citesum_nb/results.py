@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['METRIC_LABELS', 'load_published', 'collect_runs', 'paper_table', 'check_claims']
 
-# %% ../nbs/08_results.ipynb #062a1bc7
+# %% ../nbs/08_results.ipynb #c4b9482b
 import json, math
 from pathlib import Path
 
@@ -14,7 +14,7 @@ import yaml
 
 from .core import CitesumError, ensure_dir, save_table
 
-# %% ../nbs/08_results.ipynb #ec68e95a
+# %% ../nbs/08_results.ipynb #2e454f4f
 METRIC_LABELS = {"rouge1": "R-1", "rouge2": "R-2", "rougeL": "R-L", "macro_f1": "macro-F1", "weighted_f1": "weighted-F1"}
 
 def load_published(path)->dict:
@@ -35,7 +35,7 @@ def load_published(path)->dict:
                 if not all(isinstance(v, (int, float)) for v in r["values"].values()): raise CitesumError(f"{where}: values must be numbers")
     return pub
 
-# %% ../nbs/08_results.ipynb #e383ca5a
+# %% ../nbs/08_results.ipynb #fa1e382d
 def collect_runs(root,  # folder searched recursively for experiment.json
                 )->pd.DataFrame:
     "One row per experiment found below `root` (the newest run of each), with mean and std of every metric"
@@ -55,7 +55,7 @@ def collect_runs(root,  # folder searched recursively for experiment.json
     if df.empty: return df
     return df.sort_values("mtime").drop_duplicates("experiment", keep="last").sort_values(["table", "experiment"]).reset_index(drop=True)
 
-# %% ../nbs/08_results.ipynb #b7b57130
+# %% ../nbs/08_results.ipynb #3101f957
 def _fmt_pub(row:dict, m:str)->str:
     if row["values"] is None: return "n/a"
     if m not in row["values"]: return ""
@@ -97,7 +97,7 @@ def paper_table(table:str,          # "6" | "7" | "8" | "9"
         rec.update(seeds=str(r["n_seeds"]), n=str(r["n_test"]), note=_note([r])); out.append(rec)
     return pd.DataFrame(out)
 
-# %% ../nbs/08_results.ipynb #79a00a67
+# %% ../nbs/08_results.ipynb #05092339
 def check_claims(runs:pd.DataFrame, pub:dict)->pd.DataFrame:
     "Published deltas between two experiments next to ours, where both runs exist"
     by_id = {r["experiment"]: r for r in runs.to_dict("records")} if not runs.empty else {}

@@ -7,7 +7,7 @@ __all__ = ['FORMATS', 'BadInputLog', 'S2orcShards', 'find_shards', 'read_lines',
            'parse_fulltext', 'parse_metadata', 'fulltext_abstract', 'write_s2_api_layout', 'iter_fulltext',
            'iter_metadata', 'load_papers']
 
-# %% ../nbs/01_s2orc.ipynb #0718eefe
+# %% ../nbs/01_s2orc.ipynb #76b28746
 import gzip, re, zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,7 +25,7 @@ except ImportError:  # pragma: no cover - orjson is a dependency; plain json kee
 
 from .core import CitesumError, sample_corpus_dir
 
-# %% ../nbs/01_s2orc.ipynb #86236d1f
+# %% ../nbs/01_s2orc.ipynb #365c7647
 class BadInputLog:
     "Counts of bad-input events by reason, with up to `max_examples` example ids per reason; picklable and addable"
     def __init__(self, max_examples:int=5):  # how many example ids to keep per reason
@@ -57,7 +57,7 @@ class BadInputLog:
         return {r: {"count": self.counts[r], "examples": list(self.examples.get(r, []))} for r in sorted(self.counts)}
     def __repr__(self): return f"BadInputLog({dict(sorted(self.counts.items()))})"
 
-# %% ../nbs/01_s2orc.ipynb #3ed2d0d0
+# %% ../nbs/01_s2orc.ipynb #13d217a5
 FORMATS = ("s2orc-2020", "s2-api")
 _LAYOUT = {"s2orc-2020": ("pdf_parses", "metadata"), "s2-api": ("s2orc", "papers")}
 _NOT_DATA = (".md", ".txt", ".crc", ".sha1", ".sha256", ".md5", ".py", ".sh", ".html")
@@ -95,7 +95,7 @@ def find_shards(data_dir,  # an S2ORC folder in either layout
         raise CitesumError(f"no full-text shards in {d/ft} (format {fmt}); is this an S2ORC folder?")
     return shards
 
-# %% ../nbs/01_s2orc.ipynb #32fe085f
+# %% ../nbs/01_s2orc.ipynb #888607f8
 _CHUNK = 1 << 20
 
 def _raw_chunks(path:Path) -> Iterator[bytes]:
@@ -125,7 +125,7 @@ def read_lines(path) -> Iterator[bytes]:  # a .gz (any name; detected from the m
             if line and not line.isspace(): yield line + b"\n"
     if rest and not rest.isspace(): yield rest
 
-# %% ../nbs/01_s2orc.ipynb #9d5abfb1
+# %% ../nbs/01_s2orc.ipynb #ff792bb5
 _ID_2020 = re.compile(rb'"paper_id":\s*"([^"\\]*)"')
 _ID_API = re.compile(rb'"corpusid":\s*(?:(\d+)|"([^"\\]*)")')
 _SECTION_VALUES = re.compile(rb'"section":\s*"([^"\\]*(?:\\.[^"\\]*)*)"')
@@ -156,7 +156,7 @@ def has_related_work(line:bytes,  # one raw full-text JSONL line
     vals = _SECTION_VALUES.findall(line)
     return bool(vals) and _RW_BYTES.search(b"\n".join(set(vals))) is not None
 
-# %% ../nbs/01_s2orc.ipynb #d0c1b664
+# %% ../nbs/01_s2orc.ipynb #4f056aa3
 def _decode(line:bytes, log:BadInputLog, where:str|None):
     "JSON object of `line`, or None (counted as invalid_utf8 / malformed_json)"
     try: d = _loads(line)
@@ -217,7 +217,7 @@ def _parse_2020(d:dict, log:BadInputLog, where) -> dict|None:
             "fields_of_study": [str(f) for f in fos] if isinstance(fos, list) else [],
             "body_text": _clean_paragraphs(body, pid, log), "bib_entries": bib}
 
-# %% ../nbs/01_s2orc.ipynb #abefa3c7
+# %% ../nbs/01_s2orc.ipynb #095c9164
 def _spans(ann:dict, key:str, pid:str, log:BadInputLog) -> list:
     "Sorted `(start, end, attributes)` of one annotation (a JSON string, or an already decoded list)"
     v = ann.get(key)
@@ -285,7 +285,7 @@ def parse_fulltext(line:bytes,  # one raw full-text line (`pdf_parses` or API `s
     if d is None: return None
     return _parse_api(d, log, where) if fmt == "s2-api" else _parse_2020(d, log, where)
 
-# %% ../nbs/01_s2orc.ipynb #a1e65cb8
+# %% ../nbs/01_s2orc.ipynb #04629fd7
 def parse_metadata(line:bytes,  # one raw metadata line (2020 `metadata` or API `papers` record)
                    fmt:str,  # "s2orc-2020" or "s2-api"
                    log:BadInputLog,  # where bad input is counted
@@ -315,7 +315,7 @@ def parse_metadata(line:bytes,  # one raw metadata line (2020 `metadata` or API 
             "venue": _s(meta.get("venue")), "journal": _s(j),
             "fields_of_study": [str(f) for f in fos] if isinstance(fos, list) else []}
 
-# %% ../nbs/01_s2orc.ipynb #ff14df70
+# %% ../nbs/01_s2orc.ipynb #5804083c
 def fulltext_abstract(line:bytes,  # one raw full-text line
                       fmt:str,  # "s2orc-2020" or "s2-api"
                       log:BadInputLog,  # where bad input is counted
@@ -344,7 +344,7 @@ def fulltext_abstract(line:bytes,  # one raw full-text line
     if not abstract: abstract = _s(d.get("abstract") if isinstance(d.get("abstract"), str) else meta.get("abstract"))
     return {"paper_id": str(pid), "title": _s(d.get("title") or meta.get("title")), "abstract": abstract}
 
-# %% ../nbs/01_s2orc.ipynb #4bfeaec1
+# %% ../nbs/01_s2orc.ipynb #848237c2
 def _api_id(x:str): return int(x) if isinstance(x, str) and x.isdigit() else x
 
 def _to_api_record(p:dict) -> dict:
@@ -392,7 +392,7 @@ def write_s2_api_layout(papers:list,  # internal records (full text, with the me
                     + b"\n")
     return out
 
-# %% ../nbs/01_s2orc.ipynb #84cd52ee
+# %% ../nbs/01_s2orc.ipynb #c224262d
 def iter_fulltext(path,  # one full-text shard
                   fmt:str,  # "s2orc-2020" or "s2-api"
                   log:BadInputLog,  # where bad input is counted
