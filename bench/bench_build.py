@@ -317,13 +317,16 @@ def main(argv=None):
     ap.add_argument("--spacy-builds", action="store_true", help="also run citesum build with the spaCy splitter (the equality check with the same splitter, spaCy flavour)")
     ap.add_argument("--compare-real", default=None, metavar="DIR", help="also compare the examples of the reference (spaCy and "
                     "fast splitters) and citesum build on a real corpus in the 2020-07-05 layout, e.g. ../shared/data/clscisumm")
+    ap.add_argument("--merge", action="store_true", help="add to an existing bench_build.json instead of starting a new one")
     ap.add_argument("--only-extra", action="store_true", help="skip the synthetic settings; run only --compare-real / --rss-1g, "
                     "merged into an existing bench_build.json")
     ap.add_argument("--only-rss-1g", action="store_true", help="only the ~1 GB shard measurement (merged into an existing bench_build.json)")
     a = ap.parse_args(argv)
     out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
     res_p = out/"bench_build.json"
-    all_res = json.loads(res_p.read_text()) if (a.only_rss_1g or a.only_extra) and res_p.exists() else {"machine": machine(), "settings": {}}
+    all_res = json.loads(res_p.read_text()) if (a.only_rss_1g or a.only_extra or a.merge) and res_p.exists() else {"machine": machine(), "settings": {}}
+    def save():  # after every setting, so that a long run keeps what it measured
+        res_p.write_text(json.dumps(all_res, indent=1) + "\n"); (out/"bench_build.md").write_text(markdown(all_res))
     if not (a.only_rss_1g or a.only_extra):
         builds = [("synchronous", 1, "fast"), ("local", 1, "fast"), ("local", 2, "fast")]
         if a.spacy_builds: builds.append(("synchronous", 1, "spacy"))
@@ -334,6 +337,7 @@ def main(argv=None):
             res["targets"] = targets(res) if abs(rate - 0.025) < 1e-9 else {}
             all_res["settings"][f"rw {100 * rate:g}%"] = res
             print(json.dumps({k: res[k] for k in ("ratios", "targets", "examples")}, indent=1), flush=True)
+            save()
     if a.compare_real:
         real = Path(a.compare_real)
         n = sum(1 for f in sorted((real/"pdf_parses").glob("*.jsonl*")) for _ in gzip.open(f, "rb"))
@@ -346,6 +350,7 @@ def main(argv=None):
         r["targets"] = {}
         all_res["settings"][f"real: {real.name}"] = r
         print(json.dumps(r["examples"], indent=1), flush=True)
+        save()
     if a.rss_1g or a.only_rss_1g:
         corpus = Path(a.corpus_dir)/"corpus_1g"
         info = ensure_corpus(corpus, 0, 0.025, 1, 1, target_bytes="1G")
@@ -355,10 +360,8 @@ def main(argv=None):
                              "seconds": b["seconds"], "MB_per_s": round(info["pdf_parses_bytes"] / 1e6 / b["seconds"], 1),
                              "worker_peak_rss_mb": b["worker_peak_rss_mb"], "main_peak_rss_mb": b["main_peak_rss_mb"], "timings_s": b["timings_s"]}
         print(json.dumps(all_res["rss_1g"]), flush=True)
-    res_p.write_text(json.dumps(all_res, indent=1) + "\n")
-    md = markdown(all_res)
-    (out/"bench_build.md").write_text(md)
-    print(md)
+    save()
+    print(markdown(all_res))
     print(f"results: {res_p} and {out/'bench_build.md'}")
 
 

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['SUBCOMMANDS', 'main', 'plan_run', 'execute_run', 'summarize_run', 'run_cli']
 
-# %% ../nbs/10_cli.ipynb #5b1ab4ae
+# %% ../nbs/10_cli.ipynb #55a939ed
 import argparse, importlib, sys
 from pathlib import Path
 
@@ -13,7 +13,7 @@ import yaml
 
 from .core import CitesumError, ensure_dir
 
-# %% ../nbs/10_cli.ipynb #debb4aa3
+# %% ../nbs/10_cli.ipynb #1e0e3781
 SUBCOMMANDS = {
     "build":       ("citesum_nb.build",    "build_cli",       "Build CiteSum from an S2ORC corpus (default: the bundled sample)"),
     "run":         ("citesum_nb.cli",      "run_cli",         "Execute notebooks with papermill from a parameter file (e.g. params/demo.yaml)"),
@@ -24,6 +24,7 @@ SUBCOMMANDS = {
     "overlap":     ("citesum_nb.evaluate", "overlap_cli",     "Find near-duplicate sources between two datasets (TF-IDF cosine)"),
     "tiny-model":  ("citesum_nb.train",    "tiny_model_cli",  "Write a small randomly initialised seq2seq model + tokenizer trained on a corpus"),
     "train":       ("citesum_nb.train",    "train_cli",       "Train a CiTES model (any Hugging Face seq2seq checkpoint) from a params file"),
+    "transfer":    ("citesum_nb.transfer", "transfer_cli",    "Run one transfer experiment (a row of the paper's Tables 6-9) from a params file"),
 }
 
 def _usage()->str:
@@ -33,7 +34,7 @@ def _usage()->str:
     lines += ["", "Run `citesum <command> --help` for the options of a command."]
     return "\n".join(lines)
 
-# %% ../nbs/10_cli.ipynb #4d9e5974
+# %% ../nbs/10_cli.ipynb #13c7d3d7
 def main(argv:list|None=None)->int:
     "Entry point of the `citesum` console script"
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -51,7 +52,7 @@ def main(argv:list|None=None)->int:
         print(f"citesum {name}: error: {e}", file=sys.stderr); return 2
     return int(rc or 0)
 
-# %% ../nbs/10_cli.ipynb #b26646d4
+# %% ../nbs/10_cli.ipynb #f2750a30
 def _project_root(start:Path)->Path:
     "The nearest folder at or above `start` that holds `nbs/`"
     start = start.resolve()
@@ -73,7 +74,7 @@ def _fill(value, run_dir:str):
     if isinstance(value, dict): return {k: _fill(v, run_dir) for k, v in value.items()}
     return value
 
-# %% ../nbs/10_cli.ipynb #1322aa21
+# %% ../nbs/10_cli.ipynb #fc252f77
 def plan_run(run_file,              # a run spec or a single-notebook parameter file
              root=None,             # project root (folder with nbs/ and params/); found from `run_file` by default
              run_dir=None,          # override the run folder
@@ -113,7 +114,7 @@ def plan_run(run_file,              # a run spec or a single-notebook parameter 
         steps.append(dict(name=name, notebook=nb, parameters=_fill(params, str(rdir))))
     return rdir, steps
 
-# %% ../nbs/10_cli.ipynb #e3d7ac37
+# %% ../nbs/10_cli.ipynb #37c5d3e5
 def execute_run(run_file, root=None, run_dir=None, only:list|None=None, kernel="python3", log_output=False, progress=True)->Path:
     "Execute the steps of `run_file` with papermill (cwd = nbs/); returns the run folder"
     import papermill as pm
@@ -132,7 +133,7 @@ def execute_run(run_file, root=None, run_dir=None, only:list|None=None, kernel="
             raise CitesumError(f"step {s['name']} failed in cell {e.exec_count}: {e.ename}: {e.evalue} (see {out_nb})") from None
     return rdir
 
-# %% ../nbs/10_cli.ipynb #9c5e844d
+# %% ../nbs/10_cli.ipynb #5745fd2a
 def summarize_run(rdir:Path)->str:
     "A short listing of what a run folder holds: notebooks, results tables, figures, dataset reports"
     rdir = Path(rdir)

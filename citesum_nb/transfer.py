@@ -10,7 +10,7 @@ __all__ = ['MODES', 'DATASETS', 'VARIANTS', 'TARGETS', 'BASELINES', 'TABLES', 'P
            'generation_settings', 'score_predictions', 'predict', 'aggregate', 'run_experiment', 'experiment_table',
            'time_generation', 'transfer_cli']
 
-# %% ../nbs/07_transfer.ipynb #243b31ce
+# %% ../nbs/07_transfer.ipynb #1c254222
 import json, math, platform, re, time
 from pathlib import Path
 
@@ -19,7 +19,7 @@ import pandas as pd
 
 from .core import CitesumError, ensure_dir, read_jsonl, save_table, seed_everything, shared_data, write_jsonl
 
-# %% ../nbs/07_transfer.ipynb #2fd5cd74
+# %% ../nbs/07_transfer.ipynb #703cf015
 MODES = ("zero-shot", "few-shot", "supervised", "extractive")
 DATASETS = ("scitldr", "xsum", "gigaword", "citesum")
 VARIANTS = ("none", "post_process", "prompt", "gold_prefix")
@@ -48,7 +48,7 @@ SPEC_KEYS = ("experiment", "table", "row", "mode", "dataset", "dataset_path", "s
              "rewrite_we", "n_test", "n_dev", "n_train", "num_beams", "min_length", "max_length", "batch_size", "max_steps",
              "lr", "eval_steps", "early_stopping_patience", "precision", "overlap_threshold", "out_dir")
 
-# %% ../nbs/07_transfer.ipynb #39cb2b57
+# %% ../nbs/07_transfer.ipynb #9bb29f00
 def _choice(spec, key, valid):
     v = spec.get(key)
     if v not in valid: raise CitesumError(f"{key}={v!r} is not valid; choose one of: {', '.join(repr(x) for x in valid)}")
@@ -96,7 +96,7 @@ def validate_spec(spec:dict,  # experiment parameters (the notebook's parameters
     if int(s.get("num_beams", 1)) < 1: raise CitesumError("num_beams must be >= 1")
     return s
 
-# %% ../nbs/07_transfer.ipynb #6e892879
+# %% ../nbs/07_transfer.ipynb #d84b043e
 def sample_k_shot(n:int,     # size of the training split
                   k:int,     # examples to draw
                   seed:int,  # seed of the draw
@@ -106,7 +106,7 @@ def sample_k_shot(n:int,     # size of the training split
     if k > n: raise CitesumError(f"cannot draw {k} examples from a training split of {n}")
     return sorted(int(i) for i in np.random.default_rng(seed).choice(n, size=k, replace=False))
 
-# %% ../nbs/07_transfer.ipynb #aa1145e3
+# %% ../nbs/07_transfer.ipynb #8e27096f
 _WE = re.compile(r"^\s*We\b\s*")
 
 def rewrite_we(text:str,                         # a training target
@@ -115,7 +115,7 @@ def rewrite_we(text:str,                         # a training target
     "Replace a leading 'We' of `text` by `replacement`; other texts are returned unchanged"
     return _WE.sub(replacement + " ", text, count=1) if _WE.match(text) else text
 
-# %% ../nbs/07_transfer.ipynb #ef89d5cf
+# %% ../nbs/07_transfer.ipynb #cedb069f
 def gold_prefixes(references:list,  # per example: a list of references (author first) or one string
                   n_words:int=3,     # words taken from the first reference
                  )->list:            # one prefix string per example
@@ -139,7 +139,7 @@ def decoder_settings(variant:str,               # none | post_process | prompt |
     if variant in ("none", "post_process"): return {}
     raise CitesumError(f"variant={variant!r} is not valid; choose one of: {', '.join(VARIANTS)}")
 
-# %% ../nbs/07_transfer.ipynb #3e17286f
+# %% ../nbs/07_transfer.ipynb #ecf8a81d
 def finalize_prediction(raw:str,            # the model output (for prompt/gold_prefix: the continuation after the forced words)
                         variant:str,        # none | post_process | prompt | gold_prefix
                         prefix:str="",      # the forced decoder words (prompt or gold prefix), put back in front
@@ -150,7 +150,7 @@ def finalize_prediction(raw:str,            # the model output (for prompt/gold_
     if variant == "post_process": text = post_process(text, mode="ref_to_this_paper")
     return post_process(text, mode="remove_ref")
 
-# %% ../nbs/07_transfer.ipynb #2ab8dc89
+# %% ../nbs/07_transfer.ipynb #94742d14
 def _sentences(text:str)->list:
     return [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
 
@@ -220,7 +220,7 @@ def load_split(path, fmt:str, split:str, n:int=0):
     ds = load_summarization_data(path, split, fmt=fmt)
     return ds.select(range(min(n, len(ds)))) if n else ds
 
-# %% ../nbs/07_transfer.ipynb #97a10039
+# %% ../nbs/07_transfer.ipynb #b875dad0
 def training_pairs(ds,                  # a split from `load_split`
                    rewrite:bool=False,  # apply `rewrite_we` to the targets
                   ):
@@ -243,7 +243,7 @@ def supervised_pairs(ds,            # a CiteSum split from `load_split`
             rows["id"].append(ex["id"]); rows["src"].append(src); rows["tgt"].append(tgt)
     return datasets.Dataset.from_dict(rows)
 
-# %% ../nbs/07_transfer.ipynb #2194837e
+# %% ../nbs/07_transfer.ipynb #468ceeda
 def model_info(name_or_path)->dict:
     "What the run used: name or folder, model type, and whether the weights are pretrained (False for tiny models)"
     from citesum_nb.train import is_not_pretrained, NOT_PRETRAINED_NOTE
@@ -285,7 +285,7 @@ def score_predictions(predictions:list, ds, spec:dict, label_set=None)->dict:
         return classification_scores(predictions, [r[0] for r in refs], label_set=label_set)
     return rouge_scores(predictions, refs, multi_ref="max")
 
-# %% ../nbs/07_transfer.ipynb #cf82fa0a
+# %% ../nbs/07_transfer.ipynb #82d755fa
 def predict(model_name_or_path, ds, spec:dict)->tuple:
     "Generate for every source of `ds` with the run's variant; returns (raw outputs, final predictions, forced prefixes)"
     from citesum_nb.train import generate
@@ -304,7 +304,7 @@ def aggregate(per_seed:list)->tuple:
         mean[k] = float(xs.mean()); std[k] = float(xs.std(ddof=1)) if len(xs) > 1 else 0.0
     return mean, std
 
-# %% ../nbs/07_transfer.ipynb #87e204cb
+# %% ../nbs/07_transfer.ipynb #9529852c
 def _train_settings(spec:dict)->dict:
     "Settings of `citesum_nb.train.train_seq2seq` from the spec (validation generation uses the test-time lengths)"
     s = {k: spec[k] for k in ("max_steps", "lr", "batch_size", "eval_steps", "num_beams", "min_length", "max_length", "precision") if k in spec}
@@ -416,7 +416,7 @@ def experiment_table(result:dict)->pd.DataFrame:
     row["model"] = (mi["name_or_path"] or mi["note"]) + (" (not pretrained)" if mi["pretrained"] is False else "")
     return pd.DataFrame([row])
 
-# %% ../nbs/07_transfer.ipynb #6c7e19cb
+# %% ../nbs/07_transfer.ipynb #4396703d
 def time_generation(model_name_or_path,     # model folder or name
                     sources:list,            # source texts
                     num_beams:int=1,         # beams
@@ -433,7 +433,7 @@ def time_generation(model_name_or_path,     # model folder or name
     return {"n": len(out), "seconds": round(dt, 3), "examples_per_s": round(len(out)/dt, 2), "num_beams": num_beams,
             "min_length": min_length, "max_length": max_length, "batch_size": batch_size, **_versions()}
 
-# %% ../nbs/07_transfer.ipynb #b3ac579c
+# %% ../nbs/07_transfer.ipynb #d484a4ba
 def transfer_cli(argv:list|None=None)->int:
     "`citesum transfer --params FILE`: run one transfer experiment and print its results row"
     import argparse, yaml
