@@ -48,3 +48,12 @@ def test_every_parameter_line_is_understood_by_papermill():
         src = "".join(cell["source"])
         assigned = re.findall(r"^(\w+)\s*(?::[^=]+)?=", src, flags=re.M)
         assert list(pm.inspect_notebook(str(nb))) == assigned, f"{nb.name}: papermill does not see every parameter line"
+
+
+def test_export_cells_never_run_under_papermill():
+    "papermill ignores nbdev's flags: only the skip-execution tag keeps it from running nbdev_export() in a user's checkout"
+    import json
+    for nb in sorted((ROOT/"nbs").glob("*.ipynb")):
+        for c in json.loads(nb.read_text())["cells"]:
+            if c["cell_type"] == "code" and "nbdev_export(" in "".join(c["source"]):
+                assert "skip-execution" in c.get("metadata", {}).get("tags", []), f"{nb.name}: nbdev_export cell lacks the skip-execution tag"
