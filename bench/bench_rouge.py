@@ -8,7 +8,7 @@ import argparse, itertools, string, time
 
 import numpy as np
 
-from citesum_nb.evaluate import rouge_scores
+from citesum_nb.evaluate import _shared_scorer, rouge_scores
 
 
 def synthetic_corpus(n:int, n_refs:int, seed:int=0):
@@ -30,6 +30,7 @@ if __name__ == "__main__":
     print(f"{a.n} predictions x {a.refs} references ({a.n * a.refs} pairs), ROUGE-1/2/L/Lsum, stemming on, multi-max")
     results = {}
     for n_jobs in (1, 2):
+        _shared_scorer.cache_clear()  # cold token/stem caches for each measurement (forked workers would inherit warm ones)
         t = time.perf_counter()
         s = rouge_scores(preds, refs, multi_ref="max", n_jobs=n_jobs)
         results[n_jobs] = s

@@ -8,8 +8,9 @@ __all__ = ['HUB_DATASETS', 'FORMAT_COLUMNS', 'ROUGE_TYPES', 'HEURISTIC_RE', 'loa
            'classification_scores', 'source_sentences', 'baseline_predictions', 'overlap_report', 'read_predictions',
            'write_predictions', 'align_predictions', 'eval_cli', 'baseline_cli', 'overlap_cli']
 
-# %% ../nbs/05_evaluate.ipynb #2ca2d4e3
+# %% ../nbs/05_evaluate.ipynb #80b11fe8
 import argparse, functools, json, math, os, re, sys
+import multiprocessing as mp
 from collections import Counter
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from rouge_score import rouge_scorer, tokenize as rs_tokenize, tokenizers as rs_
 from .core import CitesumError, read_jsonl, write_jsonl, ensure_dir, shared_data
 from .citations import split_sentences
 
-# %% ../nbs/05_evaluate.ipynb #7db2cf53
+# %% ../nbs/05_evaluate.ipynb #62ed760a
 _SPLIT_ALIASES = {"val": ("val", "validation", "dev", "valid"), "validation": ("val", "validation", "dev", "valid"),
                   "dev": ("dev", "val", "validation", "valid"), "valid": ("valid", "val", "validation", "dev")}
 _EXTS = (".jsonl", ".jsonl.gz", ".json", ".csv", ".tsv", ".parquet")
@@ -67,7 +68,7 @@ def _read_table(path:Path)->list:
     if name.endswith(".parquet"): return pd.read_parquet(path).to_dict("records")
     raise CitesumError(f"unknown file type: {path} (expected one of {', '.join(_EXTS)})")
 
-# %% ../nbs/05_evaluate.ipynb #5ea584c5
+# %% ../nbs/05_evaluate.ipynb #ca671d2d
 def _detect_format(rec:dict)->str:
     keys = set(rec)
     if {"source", "target"} <= keys: return "scitldr"
@@ -95,7 +96,7 @@ def _as_refs(tgt)->list:
     else: refs = [str(tgt)]
     return [r for r in (_ws(r) for r in refs) if r]
 
-# %% ../nbs/05_evaluate.ipynb #735a69da
+# %% ../nbs/05_evaluate.ipynb #2edb2e70
 def _normalise_records(records:list, fmt:str|None, split:str, src_col=None, tgt_col=None, id_col=None,
                        origin:str="")->list:
     "Map raw records to the common columns (id, src, tgt, title[, src_sents], extras)"
@@ -149,7 +150,7 @@ def _load_hub(name:str, split:str, **kw)->tuple:
                            f"is the Hub reachable? Pass a local folder or file instead") from None
     return ds.to_list(), fmt
 
-# %% ../nbs/05_evaluate.ipynb #7ee55c67
+# %% ../nbs/05_evaluate.ipynb #a69beb6f
 def load_summarization_data(name_or_path,  # dataset folder, file, or Hub name (`yuningm/citesum`, `allenai/scitldr[:AIC]`, `EdinburghNLP/xsum`, `gigaword`)
                             split:str="test",  # train | val (aliases validation, dev) | test
                             *, fmt:str|None=None,  # citesum | scitldr | xsum | gigaword; None = guess from the columns
@@ -171,7 +172,7 @@ def load_summarization_data(name_or_path,  # dataset folder, file, or Hub name (
         raise CitesumError(f"example {bad} of {origin} has no reference summary")
     return datasets.Dataset.from_list(recs)
 
-# %% ../nbs/05_evaluate.ipynb #f2b3920e
+# %% ../nbs/05_evaluate.ipynb #567475ac
 ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 _SHORT = {"rouge1": "r1", "rouge2": "r2", "rougeL": "rL", "rougeLsum": "rLsum"}
 
@@ -212,9 +213,14 @@ def _as_ref_lists(references, n:int)->list:
         out.append(refs)
     return out
 
+@functools.lru_cache(maxsize=2)
+def _shared_scorer(use_stemmer:bool)->_FastScorer:
+    "One scorer per process and stemming setting, so its token caches stay warm across calls and chunks"
+    return _FastScorer(use_stemmer)
+
 def _score_rows(preds:list, refs:list, multi_ref:str, use_stemmer:bool)->np.ndarray:
     "Per-example scores, shape (n, 4 rouge types, 3 = P/R/F) plus the chosen reference index"
-    sc = _FastScorer(use_stemmer)
+    sc = _shared_scorer(use_stemmer)
     out = np.zeros((len(preds), len(ROUGE_TYPES), 3)); best = np.zeros(len(preds), dtype=int)
     for i, (p, rs) in enumerate(zip(preds, refs)):
         p = "\n".join(_ws(x) for x in str(p).split("\n")).strip()
@@ -231,23 +237,27 @@ def _score_rows(preds:list, refs:list, multi_ref:str, use_stemmer:bool)->np.ndar
 
 def _score_chunk(args): return _score_rows(*args)
 
-# %% ../nbs/05_evaluate.ipynb #074c573b
+# %% ../nbs/05_evaluate.ipynb #92a75f4a
 def per_example_rouge(predictions:list,  # one predicted summary per example
                       references:list,   # per example: a reference string or a list of references
                       *, multi_ref:str="max",  # max | mean | first (SciTLDR semantics, see above)
                       use_stemmer:bool=True,   # Porter stemming as in rouge-score
-                      n_jobs:int=1,            # worker processes (used from 2,000 examples on)
-                      chunk_size:int=1000,     # examples per parallel task
+                      n_jobs:int=1,            # worker processes (used from 2,000 examples on; -1 = all cores)
+                      chunk_size:int=5000,     # examples per parallel task (at most; at least n/n_jobs)
                      )->pd.DataFrame:
     "Per-example ROUGE-1/2/L/Lsum precision, recall and F (×100) and the index of the reference used"
     if multi_ref not in ("max", "mean", "first"): raise CitesumError(f"unknown multi_ref '{multi_ref}' (max, mean or first)")
     preds = ["" if p is None else str(p) for p in predictions]
     refs = _as_ref_lists(references, len(preds))
-    if n_jobs != 1 and len(preds) >= 2000:
-        from joblib import Parallel, delayed, effective_n_jobs
-        chunk = max(100, min(chunk_size, math.ceil(len(preds)/effective_n_jobs(n_jobs))))
-        parts = Parallel(n_jobs=n_jobs)(delayed(_score_chunk)((preds[i:i+chunk], refs[i:i+chunk], multi_ref, use_stemmer))
-                                        for i in range(0, len(preds), chunk))
+    workers = (os.cpu_count() or 1) if n_jobs < 0 else n_jobs
+    if workers > 1 and len(preds) >= 2000:
+        chunk = max(500, min(chunk_size, math.ceil(len(preds)/workers)))
+        tasks = [(preds[i:i+chunk], refs[i:i+chunk], multi_ref, use_stemmer) for i in range(0, len(preds), chunk)]
+        if "fork" in mp.get_all_start_methods():  # forked workers start at once: no re-import, warm caches
+            with mp.get_context("fork").Pool(min(workers, len(tasks))) as pool: parts = pool.map(_score_chunk, tasks)
+        else:
+            from joblib import Parallel, delayed
+            parts = Parallel(n_jobs=workers)(delayed(_score_chunk)(t) for t in tasks)
         scores = np.concatenate([p[0] for p in parts]); best = np.concatenate([p[1] for p in parts])
     else: scores, best = _score_rows(preds, refs, multi_ref, use_stemmer)
     cols = {}
@@ -268,7 +278,7 @@ def rouge_scores(predictions:list,  # one predicted summary per example
     out["n"] = len(df)
     return out
 
-# %% ../nbs/05_evaluate.ipynb #373e458f
+# %% ../nbs/05_evaluate.ipynb #49e2f470
 def holm_bonferroni(pvalues)->np.ndarray:
     "Holm–Bonferroni adjusted p-values (step-down, monotone, capped at 1), in the input order"
     p = np.asarray(pvalues, dtype=float); m = len(p)
@@ -311,7 +321,7 @@ def paired_significance(scores_a:pd.DataFrame,  # per-example scores of system A
     df["significant"] = (df.p_bootstrap_holm < alpha) & (df.p_ttest_holm < alpha)
     return df
 
-# %% ../nbs/05_evaluate.ipynb #fa2506d0
+# %% ../nbs/05_evaluate.ipynb #f16ae709
 def classification_scores(predictions:list,  # generated labels
                           labels:list,       # gold labels
                           label_set=None,    # the valid labels (default: those in `labels`)
@@ -332,7 +342,7 @@ def classification_scores(predictions:list,  # generated labels
            "outside_examples": [s for s, _ in Counter(outside).most_common(5)]}
     return out
 
-# %% ../nbs/05_evaluate.ipynb #73d1cfa8
+# %% ../nbs/05_evaluate.ipynb #a1db75b3
 HEURISTIC_RE = re.compile(r"propose|introduce|in this paper", re.I)
 
 def _split(text:str)->list:
@@ -345,7 +355,7 @@ def source_sentences(ds)->list:
     return [_split(s) or [""] for s in ds["src"]]
 
 def _oracle_pick(sents:list, refs:list, metric:str, use_stemmer:bool)->str:
-    sc = _scorer(use_stemmer); best, best_v = sents[0], -1.0
+    sc = _shared_scorer(use_stemmer); best, best_v = sents[0], -1.0
     for ref in refs:
         for s in sents:
             v = sc.score(ref, s)[metric].fmeasure
@@ -370,7 +380,7 @@ def baseline_predictions(ds,  # a dataset from `load_summarization_data`
     if oracle_refs not in ("first", "all"): raise CitesumError(f"unknown oracle_refs '{oracle_refs}'")
     return [_oracle_pick(s, t if oracle_refs == "all" else t[:1], oracle_metric, use_stemmer) for s, t in zip(sents, ds["tgt"])]
 
-# %% ../nbs/05_evaluate.ipynb #e086dca0
+# %% ../nbs/05_evaluate.ipynb #b73773ae
 def overlap_report(a_sources:list,  # sources of dataset A (e.g. CiteSum train)
                    b_sources:list,  # sources of dataset B (e.g. SciTLDR test)
                    threshold:float=0.9,  # cosine similarity from which a pair is a near-duplicate
@@ -403,7 +413,7 @@ def overlap_report(a_sources:list,  # sources of dataset A (e.g. CiteSum train)
             "n_a_involved": int(len(np.unique(ia))),
             "pairs": [(int(ia[i]), int(ib[i]), float(sim[i])) for i in order], "max_sim_b": best_b}
 
-# %% ../nbs/05_evaluate.ipynb #b5165478
+# %% ../nbs/05_evaluate.ipynb #d7e4ddd6
 _PRED_KEYS = ("prediction", "pred", "summary", "hypothesis", "hypo", "output")
 
 def read_predictions(path)->tuple:
@@ -440,7 +450,7 @@ def align_predictions(preds:list, ids:list|None, ds)->tuple:
     tgt = ds["tgt"]
     return preds, [tgt[pos[i]] for i in ids]
 
-# %% ../nbs/05_evaluate.ipynb #5d3759d3
+# %% ../nbs/05_evaluate.ipynb #bc7c2548
 def _score_table(scores:dict, title:str="")->str:
     head = f"{title}\n" if title else ""
     return (head + f"{'':10}{'R-1':>8}{'R-2':>8}{'R-L':>8}{'R-Lsum':>8}\n" + "".join(
