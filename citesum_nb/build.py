@@ -4,12 +4,12 @@
 
 # %% auto #0
 __all__ = ['CANDIDATE_COLUMNS', 'META_COLUMNS', 'TEXT_COLUMNS', 'FINISHED_COLUMNS', 'STAGES', 'CachedStemTokenizer',
-           'make_rouge_scorer', 'rouge_recall', 'passes_filter', 'split_without_leakage', 'suspicious_line',
-           'extract_candidates', 'cited_metadata', 'cited_fulltext', 'finish_partition', 'example_record',
-           'build_citesum', 'citesum_features', 'write_hf_and_parquet', 'make_report', 'report_markdown',
-           'build_sample_dataset', 'build_cli']
+           'make_rouge_scorer', 'lcs_length', 'RecallScorer', 'rouge_recall', 'passes_filter', 'split_without_leakage',
+           'suspicious_line', 'extract_candidates', 'cited_metadata', 'cited_fulltext', 'finish_partition',
+           'example_record', 'build_citesum', 'citesum_features', 'write_hf_and_parquet', 'make_report',
+           'report_markdown', 'build_sample_dataset', 'build_cli']
 
-# %% ../nbs/03_build.ipynb #14b1a1cf
+# %% ../nbs/03_build.ipynb #9b3a5c6f
 import functools, json, os, re, shutil, time, warnings
 from types import SimpleNamespace
 from collections import Counter
@@ -27,7 +27,7 @@ from .core import CitesumError, ensure_dir, sample_corpus_dir, write_jsonl
 from .s2orc import BadInputLog, find_shards, read_lines, fast_paper_id, has_related_work, parse_fulltext, parse_metadata
 from .citations import citation_sentences, introduction_and_conclusion, is_related_work
 
-# %% ../nbs/03_build.ipynb #5cb0e6c1
+# %% ../nbs/03_build.ipynb #2810b4c9
 class CachedStemTokenizer(tokenizers.Tokenizer):
     "rouge-score's default tokenizer with a memoised Porter stemmer: the same tokens, without stemming a word twice"
     def __init__(self, use_stemmer:bool=True, cache_size:int=2**18):
@@ -38,22 +38,56 @@ def make_rouge_scorer(use_stemmer:bool=True)->rouge_scorer.RougeScorer:
     "A ROUGE-1/2/L scorer (rouge-score) with Porter stemming through `CachedStemTokenizer`"
     return rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=CachedStemTokenizer(use_stemmer))
 
-# %% ../nbs/03_build.ipynb #e0764b01
+# %% ../nbs/03_build.ipynb #f670029a
+def lcs_length(a:list,  # tokens
+               b:list,  # tokens
+              )->int:
+    "Length of the longest common subsequence of `a` and `b` (Hyyrö's bit-parallel algorithm)"
+    if not a or not b: return 0
+    if len(a) > len(b): a, b = b, a
+    masks = {}
+    for i, tok in enumerate(a): masks[tok] = masks.get(tok, 0) | (1 << i)
+    full = (1 << len(a)) - 1
+    v = full
+    for tok in b:
+        m = masks.get(tok)
+        if m:
+            u = v & m
+            v = ((v + u) | (v - u)) & full
+    return len(a) - v.bit_count()
+
+# %% ../nbs/03_build.ipynb #225ae154
+class RecallScorer:
+    "ROUGE-1/2/L recall (x100) of sentences against abstracts, equal to rouge-score's, with each abstract tokenised once"
+    def __init__(self, use_stemmer:bool=True, cache_size:int=4096):
+        self.tokenizer = CachedStemTokenizer(use_stemmer)
+        self._abstract = functools.lru_cache(cache_size)(self._abstract_ngrams)
+
+    def _abstract_ngrams(self, abstract:str):
+        toks = self.tokenizer.tokenize(abstract)
+        return toks, rouge_scorer._create_ngrams(toks, 1), rouge_scorer._create_ngrams(toks, 2)
+
+    def __call__(self, sentence:str, abstract:str)->dict:
+        t = self.tokenizer.tokenize(" ".join(w for w in sentence.split() if w != "REF"))
+        a, a1, a2 = self._abstract(abstract)
+        r1 = rouge_scorer._score_ngrams(rouge_scorer._create_ngrams(t, 1), a1).recall
+        r2 = rouge_scorer._score_ngrams(rouge_scorer._create_ngrams(t, 2), a2).recall
+        rl = lcs_length(t, a) / len(t) if t and a else 0.0
+        return {"r1": 100*r1, "r2": 100*r2, "rl": 100*rl}
+
 def rouge_recall(sentence:str,  # the citation sentence (REF is ignored)
                  abstract:str,  # the cited paper's abstract
-                 scorer=None,   # a `rouge_scorer.RougeScorer`; built with stemming when None
+                 scorer=None,   # a `RecallScorer`; one with stemming when None
                 )->dict:
     "ROUGE-1/2/L recall (x100) of `sentence` against `abstract`"
-    scorer = scorer or make_rouge_scorer(True)
-    s = scorer.score(target=" ".join(w for w in sentence.split() if w != "REF"), prediction=abstract)
-    return {"r1": 100*s["rouge1"].recall, "r2": 100*s["rouge2"].recall, "rl": 100*s["rougeL"].recall}
+    return (scorer or RecallScorer(True))(sentence, abstract)
 
-# %% ../nbs/03_build.ipynb #a5bd1b11
+# %% ../nbs/03_build.ipynb #7b6564bc
 def passes_filter(recall:dict, thresholds=(50, 20, 40))->bool:
     "Whether ROUGE-1/2/L recall all reach their thresholds"
     return recall["r1"] >= thresholds[0] and recall["r2"] >= thresholds[1] and recall["rl"] >= thresholds[2]
 
-# %% ../nbs/03_build.ipynb #606e0dc9
+# %% ../nbs/03_build.ipynb #b578b64c
 def split_without_leakage(paper_ids,             # the cited paper id of every example
                           ratios=(0.9, 0.05, 0.05),  # train/val/test share of examples
                           seed:int=0,
@@ -76,7 +110,7 @@ def split_without_leakage(paper_ids,             # the cited paper id of every e
     names[:cut1], names[cut1:cut2] = "train", "val"
     return dict(zip(ids, names))
 
-# %% ../nbs/03_build.ipynb #81171618
+# %% ../nbs/03_build.ipynb #7840367d
 CANDIDATE_COLUMNS = ["id", "citing_paper_id", "section", "sentence", "tgt", "citation_text", "ref_id", "cited_id"]
 
 def _frame(rows:list, columns:list)->pd.DataFrame:
@@ -85,11 +119,8 @@ def _frame(rows:list, columns:list)->pd.DataFrame:
 _REQUIRED = {"s2orc-2020": (b'"body_text"', b'"bib_entries"'), "s2-api": (b'"content"',)}
 
 def suspicious_line(line:bytes, fmt:str)->bool:
-    "Cheap checks run on every line: truncated JSON, invalid UTF-8 or a missing required key mean the line must be parsed (and counted)"
+    "Cheap checks run on every line: truncated JSON or a missing required key mean the line must be parsed (and counted)"
     if not (line[:1] == b"{" and line.rstrip()[-1:] == b"}"): return True
-    if not line.isascii():
-        try: line.decode("utf-8")
-        except UnicodeDecodeError: return True
     return any(k not in line for k in _REQUIRED.get(fmt, ()))
 
 def extract_candidates(path,                 # one full-text shard
@@ -112,7 +143,7 @@ def extract_candidates(path,                 # one full-text shard
             rows.append({**c, "id": f"{c['citing_paper_id']}:{k}"})
     return _frame(rows, CANDIDATE_COLUMNS), ids, log
 
-# %% ../nbs/03_build.ipynb #efeef988
+# %% ../nbs/03_build.ipynb #a15ea2a6
 META_COLUMNS = ["paper_id", "title", "abstract_meta", "venue", "journal", "fields_of_study"]
 TEXT_COLUMNS = ["paper_id", "abstract_text", "introduction", "conclusion"]
 
@@ -144,7 +175,7 @@ def cited_fulltext(path, fmt:str, wanted, with_aic:bool=True)->tuple:
         rows.append({"paper_id": rec["paper_id"], "abstract_text": rec["abstract"], "introduction": intro, "conclusion": concl})
     return _frame(rows, TEXT_COLUMNS), log
 
-# %% ../nbs/03_build.ipynb #31c93f11
+# %% ../nbs/03_build.ipynb #c749cff5
 def _nonempty(s): return s.map(lambda x: x if isinstance(x, str) and x.strip() else None).astype(object)
 def _str(x)->str: return x if isinstance(x, str) else ""
 
@@ -159,7 +190,7 @@ def finish_partition(df:pd.DataFrame, thresholds=(50, 20, 40), use_stemmer:bool=
     reason = np.where(~found, "cited_not_in_corpus",
              np.where(abstract.str.len() == 0, "cited_abstract_missing",
              np.where(abstract.str.len() < min_abstract_chars, "cited_abstract_too_short", "")))
-    scorer = make_rouge_scorer(use_stemmer)
+    scorer = RecallScorer(use_stemmer)
     r1, r2, rl = [], [], []
     for tgt, src, why in zip(df["tgt"], abstract, reason):
         r = rouge_recall(tgt, src, scorer) if why == "" else {"r1": np.nan, "r2": np.nan, "rl": np.nan}
@@ -169,7 +200,7 @@ def finish_partition(df:pd.DataFrame, thresholds=(50, 20, 40), use_stemmer:bool=
     df["drop_reason"] = np.where(low, "rouge_below_threshold", reason)
     return df[FINISHED_COLUMNS]
 
-# %% ../nbs/03_build.ipynb #efbaf71f
+# %% ../nbs/03_build.ipynb #9c0ac93b
 def example_record(row)->dict:
     "One dataset example in the official CiteSum schema plus provenance"
     fos = row.get("fields_of_study")
@@ -180,7 +211,7 @@ def example_record(row)->dict:
             "rouge_recall": {k: (None if pd.isna(row[k]) else round(float(row[k]), 2)) for k in ("r1", "r2", "rl")},
             "introduction": _str(row.get("introduction")), "conclusion": _str(row.get("conclusion"))}
 
-# %% ../nbs/03_build.ipynb #44d7aa46
+# %% ../nbs/03_build.ipynb #1f962eac
 class _Engine:
     "Open the requested Dask scheduler; compute with a progress bar"
     def __init__(self, scheduler:str="local", workers:int=0, progress:bool=True):
@@ -220,7 +251,7 @@ class _Engine:
         if self.client: self.client.close()
         if self.cluster: self.cluster.close()
 
-# %% ../nbs/03_build.ipynb #9336ecca
+# %% ../nbs/03_build.ipynb #ca9a4141
 def _sum_logs(logs)->BadInputLog:
     total = BadInputLog()
     for l in logs: total = total + l
@@ -236,7 +267,7 @@ STAGES = ["papers_fulltext", "papers_metadata", "papers_metadata_with_abstract",
           "citation_bib_missing", "candidates_linked", "cited_not_in_corpus", "cited_abstract_missing", "cited_abstract_too_short",
           "candidates_with_abstract", "rouge_below_threshold", "kept"]
 
-# %% ../nbs/03_build.ipynb #f8c80ad7
+# %% ../nbs/03_build.ipynb #bf1d6aee
 def build_citesum(s2orc_dir=None,            # S2ORC folder; None or "" = the bundled sample corpus
                   out_dir="citesum",         # output folder of the dataset
                   fmt:str="auto",            # "auto", "s2orc-2020" or "s2-api"
@@ -316,7 +347,7 @@ def build_citesum(s2orc_dir=None,            # S2ORC folder; None or "" = the bu
     (out/"report.md").write_text(report_markdown(report))
     return report
 
-# %% ../nbs/03_build.ipynb #050a25ce
+# %% ../nbs/03_build.ipynb #797adb3d
 def citesum_features():
     "The `datasets.Features` of a CiteSum example"
     from datasets import Features, Sequence, Value
@@ -340,7 +371,7 @@ def write_hf_and_parquet(splits:dict, out:Path)->None:
     for k, ds in dsd.items(): ds.to_parquet(str(out/"parquet"/f"{k}.parquet"))
     if was_on: enable_progress_bar()
 
-# %% ../nbs/03_build.ipynb #b584901e
+# %% ../nbs/03_build.ipynb #b50a5ead
 def make_report(log, res, kept, dup, n_dup_rows, shards, thresholds, use_stemmer, split_ratios, seed, eng, timings, total_s)->dict:
     "Assemble the build report"
     counts = Counter(log.counts)
@@ -400,14 +431,14 @@ def report_markdown(report:dict)->str:
     lines += ["", f"Timings (s): {report['timings_s']}", ""]
     return "\n".join(lines)
 
-# %% ../nbs/03_build.ipynb #08cbbd1b
+# %% ../nbs/03_build.ipynb #90af1369
 def build_sample_dataset(out_dir, **kwargs)->Path:
     "Build the bundled sample corpus into `<out_dir>/dataset` (one process, no progress bars) and return that folder"
     ds = Path(out_dir)/"dataset"
     build_citesum(None, ds, **{"scheduler": "synchronous", "progress": False, **kwargs})
     return ds
 
-# %% ../nbs/03_build.ipynb #f8bb8702
+# %% ../nbs/03_build.ipynb #904e4a91
 def _thresholds(s:str)->tuple:
     try: t = tuple(float(x) for x in s.split(","))
     except ValueError: t = ()

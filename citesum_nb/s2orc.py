@@ -9,6 +9,10 @@ __all__ = ['FORMATS', 'BadInputLog', 'S2orcShards', 'find_shards', 'read_lines',
 
 # %% ../nbs/01_s2orc.ipynb #76b28746
 import gzip, re, zlib
+try:  # Intel ISA-L: the same DEFLATE, decompressed about 3x faster than zlib
+    from isal import isal_zlib as _inflate
+except ImportError:  # pragma: no cover
+    _inflate = zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from bisect import bisect_left, bisect_right
@@ -104,12 +108,12 @@ def _raw_chunks(path:Path) -> Iterator[bytes]:
         if head != b"\x1f\x8b":
             while chunk := f.read(_CHUNK): yield chunk
             return
-        d = zlib.decompressobj(31)
+        d = _inflate.decompressobj(31)
         while chunk := f.read(_CHUNK):
             while chunk:
                 yield d.decompress(chunk)
                 if d.eof:  # a new gzip member may follow
-                    chunk = d.unused_data; d = zlib.decompressobj(31)
+                    chunk = d.unused_data; d = _inflate.decompressobj(31)
                     if not chunk: break
                 else: chunk = b""
         yield d.flush()

@@ -152,3 +152,20 @@ def test_datasets_api_layout(tmp_path):
     assert all(e["discipline"]["mag_field_of_study"] for s in SPLITS for e in _load(out)[s])
     r = citesum("build", "--s2orc", api, "--format", "s2orc-2020", "--out", tmp_path/"o2", "--scheduler", "synchronous", check=False)
     assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_recall_scorer_equals_rouge_score_on_real_text():
+    "The filter's ROUGE recall (bit-parallel LCS, cached stemming) is exactly rouge-score's, on SciTLDR TLDR/abstract pairs"
+    from rouge_score import rouge_scorer
+    from citesum_nb.build import RecallScorer
+    data = need_shared("scitldr")
+    pairs = []
+    for line in (data/"SciTLDR-A"/"test.jsonl").read_text().splitlines()[:300]:
+        d = json.loads(line)
+        pairs += [(t, " ".join(d["source"])) for t in d["target"][:2]]
+    for stem in (True, False):
+        ours, ref = RecallScorer(stem), rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=stem)
+        for sent, abstract in pairs:
+            a, b = ours(sent, abstract), ref.score(target=sent, prediction=abstract)
+            for k, m in (("r1", "rouge1"), ("r2", "rouge2"), ("rl", "rougeL")):
+                assert abs(a[k] - 100*b[m].recall) < 1e-9, (sent, k, a[k], 100*b[m].recall)
