@@ -55,22 +55,28 @@ def _lines_gzip_module(f: Path):
     with gzip.open(f, "rb") as fh: yield from fh
 
 
-def _lines_zlib_chunks(f: Path, chunk: int = 1 << 20):
-    d, rest = zlib.decompressobj(31), b""
+def _lines_zlib_chunks(f: Path, chunk: int = 1 << 20, inflate=zlib):
+    d, rest = inflate.decompressobj(31), b""
     with open(f, "rb") as fh:
         while data := fh.read(chunk):
             while data:
                 lines = (rest + d.decompress(data)).split(b"\n"); rest = lines.pop()
                 yield from lines
                 data = d.unused_data if d.eof else b""
-                if d.eof: d = zlib.decompressobj(31)
+                if d.eof: d = inflate.decompressobj(31)
     if rest: yield rest
 
 
+def _lines_isal_chunks(f: Path):
+    "The same loop with Intel ISA-L's inflate (what citesum_nb.s2orc.read_lines uses when isal is installed)"
+    from isal import isal_zlib
+    yield from _lines_zlib_chunks(f, inflate=isal_zlib)
+
+
 def child_floor(corpus: str) -> None:
-    "(a): decompress every shard and loop over its lines; two ways (gzip module, zlib chunks), the faster is the floor"
+    "(a): decompress every shard and loop over its lines; three ways (gzip module, zlib chunks, ISA-L chunks), the fastest is the floor"
     out = {}
-    for name, lines_of in (("gzip_module", _lines_gzip_module), ("zlib_chunks", _lines_zlib_chunks)):
+    for name, lines_of in (("gzip_module", _lines_gzip_module), ("zlib_chunks", _lines_zlib_chunks), ("isal_chunks", _lines_isal_chunks)):
         t = time.time(); c = time.process_time(); lines = n_bytes = 0
         for sub in ("metadata", "pdf_parses"):
             for f in sorted((Path(corpus)/sub).glob("*.jsonl*")):
@@ -91,9 +97,11 @@ def child_build(corpus: str, out: str, mode: str, workers: int, splitter: str) -
     "(c): build_citesum synchronously or on a LocalCluster of `workers` single-threaded processes"
     from citesum_nb.build import build_citesum
     res = {"mode": mode, "workers": workers, "splitter": splitter}
+    with_aic = not mode.endswith("-noaic")        # "-noaic": without the cited papers' introduction/conclusion pass
+    mode = mode.removesuffix("-noaic")
     if mode == "synchronous":
         t = time.time()
-        rep = build_citesum(corpus, out, scheduler="synchronous", progress=False, splitter=splitter)
+        rep = build_citesum(corpus, out, scheduler="synchronous", progress=False, splitter=splitter, with_aic=with_aic)
         res["seconds"] = round(time.time() - t, 3)
         res["worker_peak_rss_mb"] = [round(_worker_peak_rss_mb(), 1)]
     else:
@@ -103,7 +111,7 @@ def child_build(corpus: str, out: str, mode: str, workers: int, splitter: str) -
         client = Client(cluster)
         res["cluster_start_s"] = round(time.time() - t, 3)
         t = time.time()
-        rep = build_citesum(corpus, out, scheduler=cluster.scheduler_address, progress=False, splitter=splitter)
+        rep = build_citesum(corpus, out, scheduler=cluster.scheduler_address, progress=False, splitter=splitter, with_aic=with_aic)
         res["seconds"] = round(time.time() - t, 3)
         res["worker_peak_rss_mb"] = sorted(round(v, 1) for v in client.run(_worker_peak_rss_mb).values())
         client.close(); cluster.close()
@@ -196,10 +204,10 @@ def bench_setting(corpus: Path, info: dict, out: Path, builds: list, ref_splitte
         res["reference"][sp] = {**fig(r["timings_s"]["total_s"], 1), "process_cpu_s": r["process_cpu_s"], "timings_s": r["timings_s"], "peak_rss_mb": r["peak_rss_mb"], "stages": r["stages"]}
     res["citesum"] = {}
     for mode, w, sp in builds:
-        name = f"{mode}{'' if mode == 'synchronous' else w}_{sp}"
+        name = f"{mode}{'' if mode.startswith('synchronous') else w}_{sp}"
         print(f"[{corpus.name}] (c) citesum build, {name} ...", flush=True)
         b = run_child([__file__, "_build", corpus, out/f"{corpus.name}.build_{name}", mode, w, sp], f"build {name}")
-        cores = 1 if mode == "synchronous" else w
+        cores = 1 if mode.startswith("synchronous") else w
         res["citesum"][name] = {**fig(b["seconds"], cores), "process_cpu_s": b["process_cpu_s"], "cluster_start_s": b.get("cluster_start_s"),
                                 "worker_peak_rss_mb": b["worker_peak_rss_mb"], "main_peak_rss_mb": b["main_peak_rss_mb"],
                                 "timings_s": b["timings_s"], "stages": b["stages"]}
@@ -328,7 +336,7 @@ def main(argv=None):
     def save():  # after every setting, so that a long run keeps what it measured
         res_p.write_text(json.dumps(all_res, indent=1) + "\n"); (out/"bench_build.md").write_text(markdown(all_res))
     if not (a.only_rss_1g or a.only_extra):
-        builds = [("synchronous", 1, "fast"), ("local", 1, "fast"), ("local", 2, "fast")]
+        builds = [("synchronous", 1, "fast"), ("synchronous-noaic", 1, "fast"), ("local", 1, "fast"), ("local", 2, "fast"), ("local-noaic", 2, "fast")]
         if a.spacy_builds: builds.append(("synchronous", 1, "spacy"))
         for rate in (float(x) for x in a.settings.split(",")):
             corpus = Path(a.corpus_dir)/f"corpus_rw{rate}"
