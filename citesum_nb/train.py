@@ -8,7 +8,7 @@ __all__ = ['POST_PROCESS_MODES', 'SOURCES', 'TARGETS', 'CONTROL_TOKENS', 'ARCHS'
            'model_inputs', 'build_examples', 'make_tiny_model', 'is_not_pretrained', 'decoder_start_ids', 'generate',
            'resolve_precision', 'train_seq2seq', 'load_split', 'train_cites', 'tiny_model_cli', 'train_cli']
 
-# %% ../nbs/06_train.ipynb #a5d2ff12
+# %% ../nbs/06_train.ipynb #438d2eea
 import json, math, os, random, re, shutil, time, warnings
 from collections import Counter
 from pathlib import Path
@@ -22,7 +22,7 @@ from transformers import (AutoModelForSeq2SeqLM, AutoTokenizer, DataCollatorForS
 
 from .core import CitesumError, ensure_dir, read_jsonl, seed_everything, write_jsonl
 
-# %% ../nbs/06_train.ipynb #26880538
+# %% ../nbs/06_train.ipynb #bc470e8e
 POST_PROCESS_MODES = ("ref_to_this_paper", "remove_ref", "none")
 _REF_RUN = re.compile(r"\bREF(?:\s*(?:,|;|and)\s*REF)+\b")
 
@@ -43,7 +43,7 @@ def post_process(text:str,  # generated (or reference) summary
     t = re.sub(r"^[,;:]\s*", "", t)
     return t[:1].upper() + t[1:]
 
-# %% ../nbs/06_train.ipynb #232abf55
+# %% ../nbs/06_train.ipynb #d64de928
 SOURCES = ("abs", "aic", "abs+title", "abs+disci")
 TARGETS = ("tldr", "title", "disci", "tldr/title", "tldr/title/disci")
 CONTROL_TOKENS = {"tldr": "<tldr>", "title": "<title>", "disci": "<disci>"}
@@ -99,7 +99,7 @@ def model_inputs(example:dict,  # one record with src, tgt, title, discipline (+
         out.append((f"{CONTROL_TOKENS[task]} {src}" if len(tasks) > 1 else src, tgt))
     return out
 
-# %% ../nbs/06_train.ipynb #a5b1f6db
+# %% ../nbs/06_train.ipynb #d8420507
 def build_examples(records:Iterable,  # CiteSum records (dicts or a datasets.Dataset)
                    source:str="abs",  # one of SOURCES
                    target:str="tldr",  # one of TARGETS
@@ -133,7 +133,7 @@ def build_examples(records:Iterable,  # CiteSum records (dicts or a datasets.Dat
             out += extra; counts["upsampled_tldr_added"] = len(extra)
     return out, dict(counts)
 
-# %% ../nbs/06_train.ipynb #7f001030
+# %% ../nbs/06_train.ipynb #bae3c224
 ARCHS = ("bart", "pegasus", "t5")
 NOT_PRETRAINED_NOTE = "NOT PRETRAINED: tiny randomly initialised model for tests and demos; its scores say nothing about CiTES"
 
@@ -227,7 +227,7 @@ def is_not_pretrained(model_or_path)->bool:
         return p.exists() and bool(json.loads(p.read_text()).get("citesum_not_pretrained", False))
     return bool(getattr(cfg, "citesum_not_pretrained", False))
 
-# %% ../nbs/06_train.ipynb #9afad6b3
+# %% ../nbs/06_train.ipynb #0931e62d
 def _load_model(model_or_path, tokenizer=None, device=None):
     if isinstance(model_or_path, (str, Path)):
         tok = tokenizer or AutoTokenizer.from_pretrained(str(model_or_path))
@@ -278,6 +278,14 @@ def generate(model_or_path,  # a model, or a folder/Hub name to load
     groups = {}
     for i, p in enumerate(pref): groups.setdefault(len(p), []).append(i)  # same prefix length -> one batch shape
     res = [None] * len(sources)
+    # special tokens (pad, mask, bos after the start, control tokens, T5 sentinels) are never summary text: an
+    # undertrained model would otherwise emit only them and decode to an empty string; eos stays allowed
+    gc = model.generation_config
+    if gc.forced_bos_token_id is not None and gc.forced_bos_token_id in start:   # already in the decoder start
+        gen_kwargs.setdefault("forced_bos_token_id", None)
+    forced = {tok.eos_token_id, gen_kwargs.get("forced_bos_token_id", gc.forced_bos_token_id),
+              gen_kwargs.get("forced_eos_token_id", gc.forced_eos_token_id)}
+    gen_kwargs.setdefault("suppress_tokens", sorted(set(tok.all_special_ids) - forced))
     for n, idx in groups.items():
         for b in range(0, len(idx), batch_size):
             ii = idx[b:b+batch_size]
@@ -300,7 +308,7 @@ def generate(model_or_path,  # a model, or a folder/Hub name to load
                 else: res[i] = {"full": dec_(row[len(start):]), "continuation": dec_(row[k:]), "prefix": texts[i] or ""}
     return res
 
-# %% ../nbs/06_train.ipynb #da2dccc3
+# %% ../nbs/06_train.ipynb #147b99a4
 TRAIN_DEFAULTS = dict(
     lr=2e-5, batch_size=8, eval_batch_size=None, grad_accum_steps=1, max_steps=-1, epochs=3.0, warmup_steps=0,
     weight_decay=0.0, label_smoothing=0.0, max_grad_norm=1.0, eval_steps=500, logging_steps=None, patience=5,
@@ -449,7 +457,7 @@ def train_seq2seq(train_ds,  # training examples with `src` and `tgt` (str or li
     (out/"metrics.json").write_text(json.dumps(metrics, indent=1))
     return metrics
 
-# %% ../nbs/06_train.ipynb #bec58c1c
+# %% ../nbs/06_train.ipynb #8e45555a
 CITES_DEFAULTS = dict(data_dir="", out_dir="../runs/demo/06_train", model_name_or_path="", tiny_arch="bart",
                       source="abs", target="tldr", upsample_tldr=False, max_train_examples=0, max_eval_examples=0,
                       max_test_examples=0, **TRAIN_DEFAULTS)
@@ -488,7 +496,7 @@ def train_cites(params:dict,  # CITES_DEFAULTS keys (the notebook's parameters);
     (out/"params_used.yaml").write_text(yaml.safe_dump({**p, "data_dir": str(data_dir), "model_name_or_path": str(model)}, sort_keys=False))
     return metrics
 
-# %% ../nbs/06_train.ipynb #2888f05a
+# %% ../nbs/06_train.ipynb #a7eaa10e
 def tiny_model_cli(argv:list|None=None)->int:
     "citesum tiny-model: write a small randomly initialised seq2seq model + tokenizer trained on a corpus"
     import argparse
