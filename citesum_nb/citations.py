@@ -27,7 +27,7 @@ _HEAD_NUM = re.compile(r"^\s*(?:(?P<arabic>\d+(?:\.\d+)*)\.?|(?P<alpha>[A-HJ-UWY
 def _heading_number(title:str) -> tuple|None:
     "`(kind, value)` of a heading's number: ('arabic', '2.1'), ('roman', 'II'), ('alpha', 'A'), ('item', '1'), or None"
     m = _HEAD_NUM.match(title)
-    return None if m is None else next((k, v) for k, v in m.groupdict().items() if v is not None)
+    return None if m is None else (m.lastgroup, m.group(m.lastgroup))   # the alternatives are exclusive: one named group matches
 
 def _is_subsection(parent:tuple|None, title:str) -> bool:
     "Whether heading `title` is a subsection of a heading numbered `parent`"

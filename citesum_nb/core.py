@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Iterable
 
 import pandas as pd
+try: import orjson
+except ImportError: pass   # optional: the standard library writes the same records
 
 # %% ../nbs/00_core.ipynb #6d8bdaf7
 class CitesumError(Exception):
@@ -57,11 +59,16 @@ def read_jsonl(path)->list:
             except json.JSONDecodeError as e: raise CitesumError(f"{path}:{i}: not valid JSON ({e.msg})") from None
     return out
 
+def _json_line(r)->bytes:
+    "One record as a UTF-8 JSON line (orjson when it can, the standard library for what orjson refuses)"
+    try: return orjson.dumps(r, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_APPEND_NEWLINE)
+    except (TypeError, NameError): return (json.dumps(r, ensure_ascii=False) + "\n").encode()
+
 def write_jsonl(records:Iterable, path)->Path:
     "Write `records` as JSON Lines (`.gz` aware), creating parent folders"
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    with _open(path, "wt") as f:
-        for r in records: f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    with (gzip.open(path, "wb") if path.suffix == ".gz" else open(path, "wb")) as f:
+        for r in records: f.write(_json_line(r))
     return path
 
 def ensure_dir(path)->Path:

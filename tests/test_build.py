@@ -169,3 +169,44 @@ def test_recall_scorer_equals_rouge_score_on_real_text():
             a, b = ours(sent, abstract), ref.score(target=sent, prediction=abstract)
             for k, m in (("r1", "rouge1"), ("r2", "rouge2"), ("rl", "rougeL")):
                 assert abs(a[k] - 100*b[m].recall) < 1e-9, (sent, k, a[k], 100*b[m].recall)
+
+
+def test_aic_texts_equal_the_parsed_papers(sample_build):
+    "The cited papers' abstract/introduction/conclusion come from the first pass's side tables: equal to parsing the papers"
+    from citesum_nb.s2orc import load_papers
+    from citesum_nb.citations import introduction_and_conclusion
+    out, _ = sample_build
+    papers = {p["paper_id"]: p for p in load_papers(None)}
+    examples = [e for s in SPLITS for e in _load(out)[s]]
+    assert any(e["introduction"] for e in examples) and any(e["conclusion"] for e in examples)
+    for e in examples:
+        assert (e["introduction"], e["conclusion"]) == introduction_and_conclusion(papers[e["paper_id"]]), e["paper_id"]
+    assert not (out/"_work").exists(), "the side tables are removed after the build"
+
+
+def _real_fulltext_lines():
+    "Raw lines of every real full-text record in the shared data: CL-SciSumm JSONL shards and the S2ORC sample records"
+    from citesum_nb.s2orc import read_lines
+    lines = [l for f in sorted((need_shared("clscisumm")/"pdf_parses").glob("*.jsonl*")) for l in read_lines(f)]
+    records = sorted((need_shared("s2orc")/"pdf_parses").glob("*.json"))
+    return lines, [(p.name, p.read_bytes().strip()) for p in records]
+
+
+def test_raw_reader_on_real_papers():
+    "paper_texts_from_bytes gives exactly what parsing gives on real papers, or refuses (other releases' layouts)"
+    from citesum_nb.build import paper_texts_from_bytes
+    from citesum_nb.s2orc import BadInputLog, parse_fulltext
+    from citesum_nb.citations import introduction_and_conclusion, is_related_work
+    lines, records = _real_fulltext_lines()
+    def check(line):
+        raw, rec = paper_texts_from_bytes(line), parse_fulltext(line, "s2orc-2020", BadInputLog())
+        if raw is None: return "refused"
+        assert rec is not None
+        assert raw[0] == rec["paper_id"] and raw[2] == rec["abstract"]
+        if any(is_related_work(p["section"]) for p in rec["body_text"]): assert raw[1] and raw[3] is None
+        if not raw[1]: assert raw[3] == introduction_and_conclusion(rec), rec["paper_id"]
+        return "read"
+    assert [check(l) for l in lines].count("read") == len(lines) == 1175    # the release's layout: every line read from bytes
+    outcome = {name: check(b) for name, b in records}
+    assert all(v == "read" for k, v in outcome.items() if k.startswith("s2orc_20200705")), outcome
+    assert all(v == "refused" for k, v in outcome.items() if not k.startswith("s2orc_20200705")), outcome

@@ -173,3 +173,17 @@ def test_prefilter_has_no_false_negatives_on_real_papers():
             n += 1; hits += pre; rw += has
     print(f"{n} papers, prefilter passes {hits}, with a Related Work section {rw}")
     assert n == 1175 and rw == 326  # the folder's README: 1175 papers, 326 with such a section
+
+
+def test_read_lines_pieces_members_and_long_lines(tmp_path):
+    "read_lines decompresses in small pieces: lines longer than a piece, gzip members split mid-line and plain files all come back whole"
+    import gzip, random
+    from citesum_nb.s2orc import read_lines
+    rng = random.Random(0)
+    lines = [(b"x" * rng.randint(1, 200_000)) + str(i).encode() for i in range(60)]
+    data = b"\n".join(lines) + b"\n"
+    gz = tmp_path/"multi.jsonl.gz"
+    gz.write_bytes(gzip.compress(data[:1_000_003]) + gzip.compress(data[1_000_003:]))
+    plain = tmp_path/"plain.jsonl"; plain.write_bytes(data)
+    for p in (gz, plain):
+        assert [l.rstrip(b"\n") for l in read_lines(p)] == lines
