@@ -179,8 +179,10 @@ def test_aic_texts_equal_the_parsed_papers(sample_build):
     papers = {p["paper_id"]: p for p in load_papers(None)}
     examples = [e for s in SPLITS for e in _load(out)[s]]
     assert any(e["introduction"] for e in examples) and any(e["conclusion"] for e in examples)
-    for e in examples:
-        assert (e["introduction"], e["conclusion"]) == introduction_and_conclusion(papers[e["paper_id"]]), e["paper_id"]
+    for e in examples:   # a cited paper with metadata but no full text has neither
+        p = papers.get(e["paper_id"])
+        assert (e["introduction"], e["conclusion"]) == (introduction_and_conclusion(p) if p else ("", "")), e["paper_id"]
+    assert sum(e["paper_id"] not in papers for e in examples) < len(examples) / 2
     assert not (out/"_work").exists(), "the side tables are removed after the build"
 
 
