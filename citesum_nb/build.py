@@ -283,11 +283,12 @@ def cited_metadata(path, fmt:str, wanted)->tuple:
     return _frame(rows, META_COLUMNS), log
 
 def cited_texts(path, wanted)->pd.DataFrame:
-    "Rows of the wanted papers in one side table written by `extract_candidates`"
+    "Rows of the wanted papers in one side table written by `extract_candidates`, read a row group at a time"
     import pyarrow as pa, pyarrow.compute as pc, pyarrow.parquet as pq
-    tab = pq.read_table(path)
-    tab = tab.filter(pc.is_in(tab["paper_id"], value_set=pa.array(list(wanted), pa.string())))
-    return _frame(tab.to_pylist(), TEXT_COLUMNS)
+    keep, parts = pa.array(list(wanted), pa.string()), []
+    for batch in pq.ParquetFile(path).iter_batches():   # bounded memory: a side table holds every paper of a shard
+        parts.append(batch.filter(pc.is_in(batch.column("paper_id"), value_set=keep)).to_pandas())
+    return _frame([], TEXT_COLUMNS) if not parts else pd.concat(parts, ignore_index=True).astype(object)
 
 def cited_fulltext(path, fmt:str, wanted, with_aic:bool=True)->tuple:
     "Abstract, introduction and conclusion of the wanted papers in one full-text shard, by a second read: (frame, BadInputLog)"
