@@ -286,7 +286,7 @@ def cited_texts(path, wanted)->pd.DataFrame:
     "Rows of the wanted papers in one side table written by `extract_candidates`, read a row group at a time"
     import pyarrow as pa, pyarrow.compute as pc, pyarrow.parquet as pq
     keep, parts = pa.array(list(wanted), pa.string()), []
-    for batch in pq.ParquetFile(path).iter_batches():   # bounded memory: a side table holds every paper of a shard
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=2000):   # bounded memory: a side table holds every paper of a shard
         parts.append(batch.filter(pc.is_in(batch.column("paper_id"), value_set=keep)).to_pandas())
     return _frame([], TEXT_COLUMNS) if not parts else pd.concat(parts, ignore_index=True).astype(object)
 
