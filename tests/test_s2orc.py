@@ -175,8 +175,8 @@ def test_prefilter_has_no_false_negatives_on_real_papers():
     assert n == 1175 and rw == 326  # the folder's README: 1175 papers, 326 with such a section
 
 
-def test_read_lines_pieces_members_and_long_lines(tmp_path):
-    "read_lines decompresses in small pieces: lines longer than a piece, gzip members split mid-line and plain files all come back whole"
+def test_read_lines_members_and_long_lines(tmp_path):
+    "read_lines: lines longer than a decompressed chunk, gzip members split mid-line and plain files all come back whole"
     import gzip, random
     from citesum_nb.s2orc import read_lines
     rng = random.Random(0)
