@@ -191,7 +191,7 @@ def paper_texts_from_bytes(line:bytes,           # one raw 2020-07-05 full-text 
     the last item is None when the paper may have Related Work (parse it); None when the layout is not the release's"""
     m = _LAYOUT_2020.match(line)
     b = _BODY_KEY.search(line, m.end()) if m else None
-    end = line.rfind(_BIB_KEY)
+    end = line.rfind(_BIB_KEY) if b else -1
     if b is None or end < b.end(): return None
     try:
         pid = m.group(1).decode()
