@@ -17,7 +17,7 @@ import seaborn as sns
 from rouge_score import rouge_scorer
 from sklearn.metrics import cohen_kappa_score
 
-from .core import CitesumError, ensure_dir, save_table, shared_data
+from .core import CitesumError, ensure_dir, save_table, shared_data, skip_note
 from .evaluate import load_summarization_data, CachedTokenizer
 
 # %% auto #0
@@ -26,8 +26,8 @@ __all__ = ['PAPER_RC', 'COLUMN_WIDTH', 'PAPER_ABSTRACTION', 'RATING_SCALE', 'SHE
            'discipline_distribution', 'save_figure', 'plot_discipline_distribution', 'citation_distribution',
            'plot_citation_distribution', 'source_recall', 'reference_groups', 'grouping_for', 'abstraction_level',
            'abstraction_table', 'tokenize', 'extractive_fragments', 'extractiveness', 'extractiveness_table',
-           'plot_extractiveness', 'sample_for_rating', 'write_rating_sheets', 'read_rating_sheet', 'summarize_ratings',
-           'abstraction_cli', 'human_eval_cli']
+           'plot_extractiveness', 'sample_for_rating', 'spreadsheet_safe', 'write_rating_sheets', 'read_rating_sheet',
+           'summarize_ratings', 'abstraction_cli', 'human_eval_cli']
 
 # %% ../nbs/04_analysis.ipynb #7c51c1ec
 def load_split(name_or_path:str, # a built CiteSum folder, official release JSON folder, SciTLDR folder or Hub name
@@ -348,7 +348,7 @@ def plot_extractiveness(per:pd.DataFrame, # per-pair values from `extractiveness
         nov = per.melt(id_vars="Dataset", value_vars=[f"novel_{n}" for n in ns], var_name="n", value_name="novel")
         nov["n"] = nov["n"].str.split("_").str[1]
         sns.pointplot(data=nov, x="n", y="novel", hue="Dataset", palette=pal, ax=a1, errorbar=("ci", 95),
-                      markersize=3, linewidth=1, dodge=0.25, legend=False, err_kws={"linewidth": 0.8})
+                      markersize=3, linewidth=1, dodge=0.25 if len(pal) > 1 else False, legend=False, err_kws={"linewidth": 0.8})
         a1.set_xlabel("n-gram size"); a1.set_ylabel("Novel n-grams (%)"); a1.set_ylim(0, 100)
         for name, d in per.groupby("Dataset", sort=False):
             q = d[["coverage", "density"]].quantile([0.25, 0.5, 0.75])
@@ -397,6 +397,12 @@ h3{{margin:.2em 0 .4em}}.id{{font:.75em monospace;color:#999;margin:0}}.abs{{col
 Enter a rating from 1 to 4 in the <code>rating</code> column of the CSV sheet (<code>REF</code> stands for the cited paper).</p>
 <ul class=scale>{scale}</ul>{items}</html>"""
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+def spreadsheet_safe(value):
+    "A cell value that a spreadsheet shows as text: a string starting with = + - @ (or a tab/CR) gets a leading apostrophe"
+    return "'" + value if isinstance(value, str) and value.startswith(_FORMULA_START) else value
+
 def write_rating_sheets(sheet:pd.DataFrame, # output of `sample_for_rating`
                         out_dir:str|Path, # folder for the sheets
                         annotators:int=2, # one sheet per annotator
@@ -405,9 +411,10 @@ def write_rating_sheets(sheet:pd.DataFrame, # output of `sample_for_rating`
     "Write one CSV rating sheet per annotator (and optionally HTML pages)"
     if annotators < 1: raise CitesumError(f"--annotators must be at least 1, got {annotators}")
     d, paths = ensure_dir(out_dir), []
+    safe = sheet.map(spreadsheet_safe)   # text from papers must never run as a spreadsheet formula
     for a in range(1, annotators+1):
         p = d/f"rating_sheet_annotator{a}.csv"
-        sheet.to_csv(p, index=False, quoting=csv.QUOTE_NONNUMERIC)
+        safe.to_csv(p, index=False, quoting=csv.QUOTE_NONNUMERIC)
         paths.append(p)
         if html_pages:
             h = d/f"rating_sheet_annotator{a}.html"
