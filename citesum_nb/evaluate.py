@@ -324,23 +324,22 @@ def paired_significance(scores_a:pd.DataFrame,  # per-example scores of system A
 # %% ../nbs/05_evaluate.ipynb #f16ae709
 def classification_scores(predictions:list,  # generated labels
                           labels:list,       # gold labels
-                          label_set=None,    # the valid labels (default: those in `labels`)
+                          label_set=None,    # the valid labels, e.g. the training labels (default: those in `labels`)
                          )->dict:
-    "Macro/weighted F1 and accuracy (× 100) over the gold label set, with outputs outside it counted"
+    "Macro/weighted F1 and accuracy (× 100) over the labels in gold or predictions, with outputs outside `label_set` counted"
     from sklearn.metrics import f1_score
     if len(predictions) != len(labels): raise CitesumError(f"{len(predictions)} predictions but {len(labels)} labels")
     norm = lambda x: " ".join(str(x).split()).lower()
-    canon = {norm(l): str(l) for l in (label_set if label_set is not None else labels)}
+    valid = {norm(l) for l in (label_set if label_set is not None else labels)}
     gold = [norm(l) for l in labels]; pred = [norm(p) for p in predictions]
-    outside = [p for p in pred if p not in canon]
-    classes = sorted(canon)
-    out = {"macro_f1": 100 * f1_score(gold, pred, labels=classes, average="macro", zero_division=0),
-           "weighted_f1": 100 * f1_score(gold, pred, labels=classes, average="weighted", zero_division=0),
-           "accuracy": 100 * float(np.mean([g == p for g, p in zip(gold, pred)])) if gold else 0.0,
-           "n": len(gold), "n_outside_label_set": len(outside),
-           "share_outside_label_set": 100 * len(outside) / len(gold) if gold else 0.0,
-           "outside_examples": [s for s, _ in Counter(outside).most_common(5)]}
-    return out
+    outside = [p for p in pred if p not in valid]
+    scored = sorted(set(gold) | set(pred))   # what f1_score averages over when labels= is not given
+    f1 = lambda avg: 100 * f1_score(gold, pred, average=avg, zero_division=0) if gold else 0.0
+    return {"macro_f1": f1("macro"), "weighted_f1": f1("weighted"),
+            "accuracy": 100 * float(np.mean([g == p for g, p in zip(gold, pred)])) if gold else 0.0,
+            "n": len(gold), "labels_scored": scored, "n_outside_label_set": len(outside),
+            "share_outside_label_set": 100 * len(outside) / len(gold) if gold else 0.0,
+            "outside_examples": [s for s, _ in Counter(outside).most_common(5)]}
 
 # %% ../nbs/05_evaluate.ipynb #a1db75b3
 HEURISTIC_RE = re.compile(r"propose|introduce|in this paper", re.I)

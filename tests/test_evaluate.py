@@ -90,8 +90,18 @@ def test_holm_and_significance():
 def test_classification_scores():
     cs = classification_scores(["Computer science ", "biology", "Biology", "Zoology"],
                                ["Computer Science", "Computer Science", "Biology", "Biology"])
-    assert cs["macro_f1"] == pytest.approx(100*(2/3 + 1/2)/2) and cs["n_outside_label_set"] == 1
-    assert cs["accuracy"] == pytest.approx(50)
+    # labels in gold or predictions: CS F1 2/3, Biology 1/2, Zoology (predicted, never gold) 0
+    assert cs["macro_f1"] == pytest.approx(100*(2/3 + 1/2)/3) and cs["n_outside_label_set"] == 1
+    assert cs["weighted_f1"] == pytest.approx(100*(2*2/3 + 2*1/2)/4) and cs["accuracy"] == pytest.approx(50)
+
+
+def test_classification_perfect_predictions_score_100_whatever_the_training_labels():
+    "A class seen in training but absent from the test set must not pull the macro average down"
+    train_labels = ["Computer Science", "Biology", "Physics", "Medicine"]
+    gold = ["Computer Science", "Biology", "Biology", "Computer Science"]
+    cs = classification_scores(list(gold), gold, label_set=train_labels)
+    assert cs["macro_f1"] == pytest.approx(100) and cs["weighted_f1"] == pytest.approx(100)
+    assert cs["labels_scored"] == ["biology", "computer science"]
 
 
 # ---------------------------------------------------------------- loaders
