@@ -20,6 +20,7 @@ import yaml
 from transformers import (AutoModelForSeq2SeqLM, AutoTokenizer, DataCollatorForSeq2Seq, EarlyStoppingCallback,
                           PreTrainedTokenizerFast, Seq2SeqTrainer, Seq2SeqTrainingArguments)
 
+from .analysis import top_discipline
 from .core import CitesumError, ensure_dir, read_jsonl, seed_everything, write_jsonl
 
 # %% ../nbs/06_train.ipynb #bc470e8e
@@ -63,13 +64,8 @@ def _first(x)->str:
     return "" if x is None else str(x)
 
 def discipline_text(d)->str:
-    "Discipline label of a record: its MAG fields of study joined by ', ' ('' when unknown)"
-    if isinstance(d, str):
-        try: d = json.loads(d)
-        except ValueError: return d.strip()
-    if isinstance(d, dict): d = d.get("mag_field_of_study") or []
-    if isinstance(d, (list, tuple)): return ", ".join(str(s) for s in d if s)
-    return ""
+    "Discipline label of a record: its top field of study (`citesum_nb.analysis.top_discipline`; '' when unknown)"
+    return top_discipline(d) or ""
 
 def _source_text(ex:dict, source:str)->str:
     abs_ = " ".join(str(ex.get("src") or "").split())

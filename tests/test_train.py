@@ -156,3 +156,17 @@ def test_tiny_model_cli(data_dir, tmp_path):
     info = json.loads(r.stdout.strip().splitlines()[-1])
     assert info["arch"] == "t5" and info["not_pretrained"] is True
     assert T.is_not_pretrained(tmp_path / "t5")
+
+
+def test_discipline_is_the_top_field_of_study_everywhere():
+    "CiteSum §2.2: the top (first) field of study when a paper has several; the same rule as citesum_nb.analysis"
+    from citesum_nb.analysis import top_discipline
+    rec = {**_record(5), "tgt": ["REF proposed method 5 for speech recognition."]}   # fields: Computer Science, Linguistics
+    assert T.discipline_text(rec["discipline"]) == "Computer Science" == top_discipline(rec["discipline"])
+    assert T.model_inputs(rec, "abs", "disci") == [(rec["src"], "Computer Science")]
+    assert T.model_inputs(rec, "abs+disci", "tldr")[0][0].startswith("Computer Science | We study")
+    assert T.model_inputs(rec, "abs", "tldr/title/disci")[-1] == (f"<disci> {rec['src']}", "Computer Science")
+    for d in ('{"mag_field_of_study": ["Mathematics", "Physics"]}', ["Physics", "Mathematics"], None, {}):
+        assert T.discipline_text(d) == (top_discipline(d) or "")
+    ex, _ = T.build_examples([_record(i) for i in range(8)], "abs", "disci")
+    assert sorted({e["tgt"] for e in ex}) == ["Agricultural Science", "Biology", "Computer Science", "Environmental Science", "Physics"]

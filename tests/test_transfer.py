@@ -279,3 +279,15 @@ def test_scitldr_real_files_gold_prefix(tmp_path, citesum_sample, tiny_model):
         assert p["forced_prefix"] == " ".join(t["target"][0].split()[:3])
         assert p["references"] == [" ".join(x.split()) for x in t["target"]]
     assert res["overlap"]["n_b"] == 5
+
+
+def test_supervised_discipline_labels_are_the_top_field_of_study():
+    "Table 7's discipline classes are single fields (CiteSum §2.2), never 'Computer Science, Mathematics'"
+    import datasets
+    from citesum_nb.transfer import supervised_pairs
+    ds = datasets.Dataset.from_list([
+        {"id": "a", "src": "We study graphs.", "tgt": ["REF study graphs."], "title": "Graphs",
+         "discipline": {"venue": "", "journal": "", "mag_field_of_study": ["Computer Science", "Mathematics"]}},
+        {"id": "b", "src": "We fold proteins.", "tgt": ["REF fold proteins."], "title": "Folding",
+         "discipline": {"venue": "", "journal": "", "mag_field_of_study": ["Biology"]}}])
+    assert supervised_pairs(ds, "disci")["tgt"] == ["Computer Science", "Biology"]
