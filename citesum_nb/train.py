@@ -36,7 +36,7 @@ def post_process(text:str,  # generated (or reference) summary
     if mode == "none": return text
     t = _REF_RUN.sub("REF", " ".join(text.split()))
     if mode == "ref_to_this_paper": t = re.sub(r"^REF\b", "This paper", t)
-    t = re.sub(r"(^|(?<=[.!?] ))In REF\s*,\s*", "", t)          # sentence-initial "In REF ,"
+    t = re.sub(r"\bIn REF\b\s*,?\s*", "", t)                      # "In REF ," anywhere (eval_tldr.py)
     t = re.sub(r"\bREF\b", "", t)
     t = re.sub(r"[(\[]\s*[,;]?\s*[)\]]", "", t)                   # brackets left empty
     t = " ".join(t.split())

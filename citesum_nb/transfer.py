@@ -269,8 +269,8 @@ def generation_settings(spec:dict)->dict:
     g = {k: spec[k] for k in ("variant", "num_beams", "min_length", "max_length", "batch_size") if k in spec}
     if spec["variant"] == "prompt": g["prompt"] = spec["prompt"]
     if spec["variant"] == "gold_prefix": g["gold_prefix_tokens"] = int(spec["gold_prefix_tokens"])
-    g["post_processing"] = (["REF at the start -> 'This paper', leading 'In REF ,' removed"] if spec["variant"] == "post_process" else []) + \
-                           ["every remaining 'REF' removed", "whitespace collapsed"]
+    g["post_processing"] = (["REF at the start -> 'This paper' (CiteSum §4.1)"] if spec["variant"] == "post_process" else []) + \
+                           ["'In REF ,' removed (authors' eval_tldr.py, not the paper)", "every remaining 'REF' removed (CiteSum appendix B)", "whitespace collapsed"]
     if spec["variant"] in ("prompt", "gold_prefix"): g["post_processing"].insert(0, "forced decoder words kept in front of the continuation")
     preset = GENERATION_PRESETS[spec["dataset"]]
     g["paper_preset"] = preset

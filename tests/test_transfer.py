@@ -291,3 +291,11 @@ def test_supervised_discipline_labels_are_the_top_field_of_study():
         {"id": "b", "src": "We fold proteins.", "tgt": ["REF fold proteins."], "title": "Folding",
          "discipline": {"venue": "", "journal": "", "mag_field_of_study": ["Biology"]}}])
     assert supervised_pairs(ds, "disci")["tgt"] == ["Computer Science", "Biology"]
+
+
+@pytest.mark.parametrize("raw", ["In REF , the authors show X .", "In REF, the authors show X.", "In REF the authors show X ."])
+def test_prompt_variant_never_yields_this_paper_in_comma(raw):
+    "A continuation that starts with the citation framing 'In REF ,' loses it (the authors' eval_tldr.py rule), after the prompt too"
+    out = finalize_prediction(raw, "prompt", prefix="This paper")
+    assert out.startswith("This paper ") and "In ," not in out and "In," not in out and not out.startswith("This paper In"), out
+    assert finalize_prediction(raw, "post_process") == "The authors show X."
