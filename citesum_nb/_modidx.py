@@ -290,6 +290,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                      'citesum_nb.transfer.sample_k_shot': ('transfer.html#sample_k_shot', 'citesum_nb/transfer.py'),
                                      'citesum_nb.transfer.score_predictions': ('transfer.html#score_predictions', 'citesum_nb/transfer.py'),
                                      'citesum_nb.transfer.supervised_pairs': ('transfer.html#supervised_pairs', 'citesum_nb/transfer.py'),
+                                     'citesum_nb.transfer.target_rewrite': ('transfer.html#target_rewrite', 'citesum_nb/transfer.py'),
                                      'citesum_nb.transfer.time_generation': ('transfer.html#time_generation', 'citesum_nb/transfer.py'),
                                      'citesum_nb.transfer.tiny_model_for': ('transfer.html#tiny_model_for', 'citesum_nb/transfer.py'),
                                      'citesum_nb.transfer.training_pairs': ('transfer.html#training_pairs', 'citesum_nb/transfer.py'),

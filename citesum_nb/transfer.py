@@ -4,11 +4,11 @@
 
 # %% auto #0
 __all__ = ['MODES', 'DATASETS', 'VARIANTS', 'TARGETS', 'BASELINES', 'TABLES', 'PRECISIONS', 'HUB_NAMES', 'GENERATION_PRESETS',
-           'SPEC_DEFAULTS', 'SPEC_KEYS', 'validate_spec', 'sample_k_shot', 'rewrite_we', 'gold_prefixes',
-           'decoder_settings', 'finalize_prediction', 'write_scitldr_fixture', 'write_news_fixture', 'citesum_folder',
-           'resolve_dataset', 'load_split', 'training_pairs', 'supervised_pairs', 'model_info', 'tiny_model_for',
-           'generation_settings', 'score_predictions', 'predict', 'aggregate', 'run_experiment', 'experiment_table',
-           'time_generation', 'transfer_cli']
+           'SPEC_DEFAULTS', 'SPEC_KEYS', 'validate_spec', 'sample_k_shot', 'rewrite_we', 'target_rewrite',
+           'gold_prefixes', 'decoder_settings', 'finalize_prediction', 'write_scitldr_fixture', 'write_news_fixture',
+           'citesum_folder', 'resolve_dataset', 'load_split', 'training_pairs', 'supervised_pairs', 'model_info',
+           'tiny_model_for', 'generation_settings', 'score_predictions', 'predict', 'aggregate', 'run_experiment',
+           'experiment_table', 'time_generation', 'transfer_cli']
 
 # %% ../nbs/07_transfer.ipynb #1c254222
 import json, math, platform, re, time
@@ -114,6 +114,11 @@ def rewrite_we(text:str,                         # a training target
               )->str:
     "Replace a leading 'We' of `text` by `replacement`; other texts are returned unchanged"
     return _WE.sub(replacement + " ", text, count=1) if _WE.match(text) else text
+
+def target_rewrite(spec:dict)->str:
+    "The rewrite a run applies to its training targets: 'none' or the SciTLDR few-shot 'We' rewrite"
+    on = bool(spec.get("rewrite_we")) and spec.get("mode") == "few-shot" and spec.get("dataset") == "scitldr"
+    return "We -> This paper REF (training targets only)" if on else "none"
 
 # %% ../nbs/07_transfer.ipynb #cedb069f
 def gold_prefixes(references:list,  # per example: a list of references (author first) or one string
@@ -355,11 +360,10 @@ def run_experiment(spec:dict,           # experiment parameters (see the paramet
             train_full = load_split(path, fmt, "train")
             idx = sample_k_shot(len(train_full), int(s["k_shot"]), seed)
             picked = train_full.select(idx)
-            rewrite = bool(s.get("rewrite_we")) and s["dataset"] == "scitldr"
-            tr = training_pairs(picked, rewrite=rewrite)
+            tr = training_pairs(picked, rewrite=target_rewrite(s) != "none")
             dev = training_pairs(load_split(path, fmt, "val", s.get("n_dev", 0)))
             (sd/"k_shot_sample.json").write_text(json.dumps({"seed": seed, "k": len(idx), "indices": idx, "ids": list(picked["id"]),
-                "n_rewritten_we": sum(a != b for a, b in zip(tr["tgt"], training_pairs(picked)["tgt"]))}, indent=1))
+                "target_rewrite": target_rewrite(s), "n_rewritten_we": sum(a != b for a, b in zip(tr["tgt"], training_pairs(picked)["tgt"]))}, indent=1))
             info["train"] = _fine_tune(tr, dev, model, sd/"model", seed, s); used = info["train"]["model_used"]
         elif mode == "supervised":
             tr = train_full
@@ -378,7 +382,7 @@ def run_experiment(spec:dict,           # experiment parameters (see the paramet
         log(f"  seed {seed}: " + ", ".join(f"{k}={metrics[k]:.2f}" for k in ("rouge1", "rouge2", "rougeL", "macro_f1", "weighted_f1") if k in metrics))
     mean, std = aggregate(per_seed)
     result = {"experiment": s["experiment"], "table": s["table"], "row": s.get("row", ""), "mode": mode, "dataset": s["dataset"],
-              "target": s["target"], "k_shot": int(s["k_shot"]), "seeds": seeds, "data": data_note, "data_path": str(path),
+              "target": s["target"], "k_shot": int(s["k_shot"]), "target_rewrite": target_rewrite(s), "seeds": seeds, "data": data_note, "data_path": str(path),
               "n_test": len(test), "model": model_info(model) if model is not None else {"name_or_path": None, "pretrained": None,
               "note": f"extractive baseline: {s['baseline']}"},
               "generation": generation_settings(s) if mode != "extractive" else {"baseline": s["baseline"]},

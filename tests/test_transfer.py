@@ -299,3 +299,19 @@ def test_prompt_variant_never_yields_this_paper_in_comma(raw):
     out = finalize_prediction(raw, "prompt", prefix="This paper")
     assert out.startswith("This paper ") and "In ," not in out and "In," not in out and not out.startswith("This paper In"), out
     assert finalize_prediction(raw, "post_process") == "The authors show X."
+
+
+def test_bart_128shot_baseline_trains_on_unrewritten_targets_and_runs_record_the_rewrite(tmp_path, citesum_sample, tiny_model):
+    "Only CiTES few-shot uses 'We' -> 'This paper REF' (CiteSum §4.1); plain BART is trained on the targets as published"
+    for prof in ("", ".small"):
+        assert _spec(PARAMS/f"07_transfer.t6_bart_128shot{prof}.yaml")["rewrite_we"] is False
+        assert _spec(PARAMS/f"07_transfer.t6_cites_128shot{prof}.yaml")["rewrite_we"] is True
+    rewrites = {}
+    for exp in ("t6_bart_128shot", "t6_cites_32shot"):
+        spec = _spec(PARAMS/f"07_transfer.{exp}.small.yaml", out_dir=str(tmp_path/exp), data_dir=str(citesum_sample),
+                     seeds=[0], max_steps=1, eval_steps=1, model_name_or_path=str(tiny_model))
+        res = run_experiment(spec, **QUIET)
+        assert json.loads((tmp_path/exp/"experiment.json").read_text())["target_rewrite"] == res["target_rewrite"]
+        assert json.loads((tmp_path/exp/"seed_0"/"k_shot_sample.json").read_text())["target_rewrite"] == res["target_rewrite"]
+        rewrites[exp] = res["target_rewrite"]
+    assert rewrites == {"t6_bart_128shot": "none", "t6_cites_32shot": "We -> This paper REF (training targets only)"}
