@@ -39,12 +39,12 @@ GENERATION_PRESETS = {
 
 # Values of the parameters a spec may leave out (generation lengths and beams default to the dataset's preset).
 SPEC_DEFAULTS = dict(table="", row="", dataset_path="", scitldr_dir="", data_dir="", target="tldr", model_name_or_path="",
-                     tiny_arch="bart", variant="none", prompt="This paper", gold_prefix_tokens=3, baseline="oracle", k_shot=0,
+                     tiny_arch="bart", variant="none", prompt="This paper", gold_prefix_tokens=3, baseline="oracle", oracle_metric="auto", k_shot=0,
                      seeds=[0], rewrite_we=True, n_test=0, n_dev=0, n_train=0, batch_size=8, max_steps=100, lr=2e-5,
                      eval_steps=50, early_stopping_patience=5, precision="auto", overlap_threshold=0.9)
 
 SPEC_KEYS = ("experiment", "table", "row", "mode", "dataset", "dataset_path", "scitldr_dir", "data_dir", "target",
-             "model_name_or_path", "tiny_arch", "variant", "prompt", "gold_prefix_tokens", "baseline", "k_shot", "seeds",
+             "model_name_or_path", "tiny_arch", "variant", "prompt", "gold_prefix_tokens", "baseline", "oracle_metric", "k_shot", "seeds",
              "rewrite_we", "n_test", "n_dev", "n_train", "num_beams", "min_length", "max_length", "batch_size", "max_steps",
              "lr", "eval_steps", "early_stopping_patience", "precision", "overlap_threshold", "out_dir")
 
@@ -84,6 +84,8 @@ def validate_spec(spec:dict,  # experiment parameters (the notebook's parameters
         raise CitesumError("mode='supervised' trains on the CiteSum split: set dataset='citesum' (few-shot covers the other datasets)")
     if mode == "extractive":
         _choice(s, "baseline", BASELINES)
+        from citesum_nb.evaluate import ORACLE_METRICS
+        _choice(s, "oracle_metric", ORACLE_METRICS)
         if s["variant"] not in ("none",): raise CitesumError("mode='extractive' selects source sentences: set variant='none'")
     if s["variant"] == "prompt" and not str(s.get("prompt", "")).strip(): raise CitesumError("variant='prompt' needs a non-empty prompt")
     if s["variant"] == "gold_prefix" and int(s.get("gold_prefix_tokens", 0)) <= 0: raise CitesumError("variant='gold_prefix' needs gold_prefix_tokens > 0")
@@ -370,7 +372,7 @@ def run_experiment(spec:dict,           # experiment parameters (see the paramet
             info["train"] = _fine_tune(tr, dev, model, sd/"model", seed, s); used = info["train"]["model_used"]
         if mode == "extractive":
             from citesum_nb.evaluate import baseline_predictions
-            preds = baseline_predictions(test, s["baseline"]); raw = preds; prefixes = [""]*len(preds)
+            preds = baseline_predictions(test, s["baseline"], oracle_metric=s["oracle_metric"]); raw = preds; prefixes = [""]*len(preds)
         else:
             raw, preds, prefixes = predict(used, test, s)
         metrics = score_predictions(preds, test, s, label_set)
@@ -385,7 +387,7 @@ def run_experiment(spec:dict,           # experiment parameters (see the paramet
               "target": s["target"], "k_shot": int(s["k_shot"]), "target_rewrite": target_rewrite(s), "seeds": seeds, "data": data_note, "data_path": str(path),
               "n_test": len(test), "model": model_info(model) if model is not None else {"name_or_path": None, "pretrained": None,
               "note": f"extractive baseline: {s['baseline']}"},
-              "generation": generation_settings(s) if mode != "extractive" else {"baseline": s["baseline"]},
+              "generation": generation_settings(s) if mode != "extractive" else {"baseline": s["baseline"], "oracle_metric": s["oracle_metric"]},
               "training": _train_settings(s) if mode in ("few-shot", "supervised") else None,
               "mean": mean, "std": std, "per_seed": runs, "overlap": _overlap(s, test, out),
               "seconds": round(time.time() - t_start, 2), "spec": s,
