@@ -24,7 +24,7 @@ SMALL = sorted(PARAMS.glob("07_transfer.*.small.yaml"))
 PUBLISHED = PARAMS/"published"/"citesum_tables.yaml"
 REAL_MODELS = ("facebook/bart-large", "google/pegasus-large")
 # What makes an experiment the experiment: a `.small` twin may shrink data, steps and seeds, never change these.
-IDENTITY_KEYS = ("experiment", "table", "row", "mode", "dataset", "target", "variant", "prompt", "gold_prefix_tokens", "baseline",
+IDENTITY_KEYS = ("experiment", "table", "row", "mode", "dataset", "target", "variant", "prompt", "gold_prefix_tokens", "baseline", "oracle_metric",
                  "rewrite_we")
 # Every experiment's small twin runs end to end on the tiny model (one seed, one training step, the shared model); this one
 # also builds its own tiny model from the spec, the path a user's default run takes.
@@ -72,16 +72,16 @@ def tiny_model(tmp_path_factory, citesum_sample):
 def test_every_published_row_of_ours_has_full_and_small_params():
     pub = load_published(PUBLISHED)
     ids = [e for t in pub["tables"].values() for r in t["rows"] for e in r["experiments"]]
+    ids += [e for c in pub["claims"] for e in c.get("experiments", [])]   # runs the paper mentions but does not tabulate
     assert len(ids) == len(set(ids)) >= 20
     assert {_exp_id(p) for p in FULL} == set(ids)
     assert {_exp_id(p) for p in SMALL} == set(ids)
 
 
 def _entries(pub):
-    "Every dated number of the published file: table rows, other tables' rows, dataset numbers, claims"
-    for group in ("tables", "other_tables"):
-        for t, spec in (pub.get(group) or {}).items():
-            for r in spec["rows"]: yield f"{group} {t}: {r['row']}", r
+    "Every number of the published file: table rows, dataset numbers, claims"
+    for t, spec in pub["tables"].items():
+        for r in spec["rows"]: yield f"table {t}: {r['row']}", r
     for r in pub.get("dataset_numbers", []): yield f"dataset_numbers: {r['id']}", r
     for r in pub.get("claims", []): yield f"claims: {r['id']}", r
 
@@ -207,8 +207,8 @@ def test_small_experiment_runs_end_to_end(exp, tmp_path, citesum_sample, tiny_mo
     if spec["mode"] != "extractive":
         assert res["model"]["pretrained"] is False
         assert {"num_beams", "min_length", "max_length", "post_processing"} <= set(res["generation"])
-    if spec["variant"] == "prompt":   # the forced words open every prediction (REF removed, as from every transfer output)
-        forced = " ".join(w for w in spec["prompt"].split() if w != "REF")
+    if spec["variant"] == "prompt":   # the forced words open every prediction (less what the REF rules remove: "In REF" goes whole)
+        forced = finalize_prediction("", "prompt", spec["prompt"])
         assert all(p["prediction"].startswith(forced) for p in preds)
     if spec["mode"] == "few-shot":
         assert res["per_seed"][0]["train"]["model_used"].endswith("best")
@@ -260,11 +260,9 @@ def test_results_tables_from_runs(tmp_path, citesum_sample):
     pub = load_published(PUBLISHED)
     t6 = paper_table("6", runs, pub)
     assert list(t6.row) == [r["row"] for r in pub["tables"]["6"]["rows"]]
-    row = t6[t6.row == "Oracle (extractive)"].iloc[0]
-    oracle = next(r for r in pub["tables"]["6"]["rows"] if r["row"] == "Oracle (extractive)")
-    assert row["R-1 paper"] == f"{oracle['values']['rouge1']:.2f}" + ("" if oracle["verified"] else " †")
-    assert row["R-1 ours"] != ""
-    assert (t6[t6.row == "CiTeS 128-shot"]["R-1 paper"] == "n/a").all()
+    row = t6[t6.row == "EXT-ORACLE"].iloc[0]
+    assert row["R-1 paper"] == "47.70" and row["R-1 ours"] != ""
+    assert (t6[t6.row == "CiTeS (128-shot)"]["R-1 paper"] == "44.50").all()
 
 
 def test_scitldr_real_files_gold_prefix(tmp_path, citesum_sample, tiny_model):
@@ -315,3 +313,37 @@ def test_bart_128shot_baseline_trains_on_unrewritten_targets_and_runs_record_the
         assert json.loads((tmp_path/exp/"seed_0"/"k_shot_sample.json").read_text())["target_rewrite"] == res["target_rewrite"]
         rewrites[exp] = res["target_rewrite"]
     assert rewrites == {"t6_bart_128shot": "none", "t6_cites_32shot": "We -> This paper REF (training targets only)"}
+
+
+def test_t6_oracle_uses_scitldr_selection(tmp_path, citesum_sample):
+    "Table 6's oracle row is SciTLDR's own selection (get_oracle_sents.py), and the run says so"
+    for prof in ("", ".small"): assert _spec(PARAMS/f"07_transfer.t6_oracle{prof}.yaml")["oracle_metric"] == "scitldr"
+    res = run_experiment(_spec(PARAMS/"07_transfer.t6_oracle.small.yaml", out_dir=str(tmp_path/"o"), data_dir=str(citesum_sample)), **QUIET)
+    assert res["generation"] == {"baseline": "oracle", "oracle_metric": "scitldr"}
+
+
+# Typed here from the CiteSum paper (EMNLP 2022), independently of params/published/citesum_tables.yaml
+PAPER = {("4", "Percentage"): {"rating_1": 10, "rating_2": 20, "rating_3": 28, "rating_4": 42},
+         ("5", "EXT-ORACLE"): (44.17, 27.22, 38.32), ("5", "Abs+Disci -> TLDR"): (42.01, 19.34, 33.72),
+         ("5", "Abs -> TLDR/Title/Disci (multi-task)"): (41.89, 19.51, 33.73), ("5", "Abs -> TLDR (PEGASUS-large)"): (41.56, 18.63, 33.45),
+         ("6", "CiTeS (post-processing)"): (43.4, 19.7, 34.8), ("6", "CiTeS (prompting, gold 3 tokens)"): (46.3, 27.4, 41.9),
+         ("6", "BART (128-shot)"): (42.1, 19.1, 33.4), ("6", "CATTS-XSUM"): (44.3, 21.3, 35.9), ("6", "EXT-ORACLE"): (47.7, 24.7, 38.5),
+         ("7", "CiTeS"): {"rougeL": 46.26, "macro_f1": 0.30, "weighted_f1": 0.78},
+         ("8", "CiTeS (100-shot)"): (41.45, 18.74, 33.29), ("8", "WikiTransfer (zero-shot)"): (31.85, 10.44, 23.75),
+         ("9", "CiTeS-Title (zero-shot)"): (27.87, 10.43, 24.56), ("9", "SEQ3"): (25.39, 8.21, 22.68)}
+
+
+def test_published_numbers_match_the_paper_typed_independently():
+    from citesum_nb.results import published_number, published_row
+    pub = load_published(PUBLISHED)
+    for (t, label), want in PAPER.items():
+        got = published_row(pub, t, label)["values"]
+        want = want if isinstance(want, dict) else dict(zip(("rouge1", "rouge2", "rougeL"), want))
+        assert {k: got[k] for k in want} == pytest.approx(want), (t, label)
+    assert published_number(pub, "kept_after_filter") == 21.8
+    assert published_number(pub, "post_filter_recall") == {"rouge1": 73.1, "rouge2": 39.4, "rougeL": 58.5}
+    assert published_number(pub, "citations_per_paper")["papers"] == 59707
+    for t in "56789":   # every row of Tables 5-9 has the paper's numbers and says where they are discussed
+        rows = pub["tables"][t]["rows"]
+        assert rows and all(r["values"] and r["verified"] and r["section"].startswith("§") for r in rows), t
+    with pytest.raises(CitesumError, match="no row 'Nope' in table 6"): published_row(pub, "6", "Nope")
