@@ -334,7 +334,7 @@ def generate(model_or_path,  # a model, or a folder/Hub name to load
 TRAIN_DEFAULTS = dict(
     lr=2e-5, batch_size=8, eval_batch_size=None, grad_accum_steps=1, max_steps=-1, epochs=3.0, warmup_steps=0,
     weight_decay=0.0, label_smoothing=0.0, max_grad_norm=1.0, eval_steps=500, logging_steps=None, patience=5,
-    save_total_limit=2, max_source_length=1024, max_target_length=128, num_beams=4, min_length=10, max_length=100,
+    save_total_limit=2, max_source_length=1024, max_target_length=128, num_beams=4, eval_num_beams=0, min_length=10, max_length=100,
     precision="auto", group_by_length=True, pad_to_max_length=False, seed=0, resume_from_checkpoint=None,
     report_to="none", gradient_checkpointing=False, dataloader_num_workers=0, predict_batch_size=16,
     post_process_mode="none", disable_tqdm=None)
@@ -435,7 +435,7 @@ def train_seq2seq(train_ds,  # training examples with `src` and `tgt` (str or li
         logging_steps=s["logging_steps"] or max(1, min(50, s["eval_steps"])), logging_first_step=True,
         load_best_model_at_end=eval_t is not None, metric_for_best_model="rouge2" if eval_t is not None else None,
         greater_is_better=True if eval_t is not None else None,
-        predict_with_generate=True, generation_num_beams=s["num_beams"], generation_max_length=s["max_length"],
+        predict_with_generate=True, generation_num_beams=s["eval_num_beams"] or s["num_beams"], generation_max_length=s["max_length"],
         bf16=prec == "bf16", fp16=prec == "fp16", use_cpu=not cuda,
         train_sampling_strategy="group_by_length" if s["group_by_length"] else "random",
         report_to=s["report_to"], seed=s["seed"], data_seed=s["seed"], activation_checkpointing=s["gradient_checkpointing"],

@@ -29,23 +29,24 @@ TABLES = ("", "6", "7", "8", "9")
 PRECISIONS = ("auto", "fp32", "bf16", "fp16")
 HUB_NAMES = {"xsum": "EdinburghNLP/xsum", "gigaword": "gigaword", "scitldr": "allenai/scitldr", "citesum": "yuningm/citesum"}
 
-# Generation settings of the released CiteSum scripts (github.com/morningmoni/CiteSum, script/test_*.sh); the params files use them.
+# Test-time generation of the authors' released scripts (github.com/morningmoni/CiteSum, script/); the paper itself only says
+# (appendix B) that lengths follow prior work (PEGASUS). The params files use these values and cite the script.
 GENERATION_PRESETS = {
-    "scitldr":  dict(min_length=10, max_length=45, num_beams=1, source="CiteSum paper §5.1 and script/test_tldr.sh"),
-    "xsum":     dict(min_length=11, max_length=62, num_beams=4, source="script/test_xsum.sh (PEGASUS XSum settings)"),
+    "scitldr":  dict(min_length=10, max_length=45, num_beams=1, source="script/test_tldr.sh"),
+    "xsum":     dict(min_length=11, max_length=62, num_beams=4, source="script/test_xsum.sh"),
     "gigaword": dict(min_length=4,  max_length=24, num_beams=32, source="script/test_gigaword.sh"),
-    "citesum":  dict(min_length=10, max_length=100, num_beams=4, source="CiteSum paper §4 (generation 10–100 tokens)"),
+    "citesum":  dict(min_length=10, max_length=100, num_beams=1, source="script/train_citesum.sh"),
 }
 
 # Values of the parameters a spec may leave out (generation lengths and beams default to the dataset's preset).
 SPEC_DEFAULTS = dict(table="", row="", dataset_path="", scitldr_dir="", data_dir="", target="tldr", model_name_or_path="",
                      tiny_arch="bart", variant="none", prompt="This paper", gold_prefix_tokens=3, baseline="oracle", oracle_metric="auto", k_shot=0,
-                     seeds=[0], rewrite_we=True, n_test=0, n_dev=0, n_train=0, batch_size=8, max_steps=100, lr=2e-5,
+                     seeds=[0], rewrite_we=True, n_test=0, n_dev=0, n_train=0, batch_size=8, max_steps=100, lr=2e-5, eval_num_beams=1,
                      eval_steps=50, early_stopping_patience=5, precision="auto", overlap_threshold=0.9)
 
 SPEC_KEYS = ("experiment", "table", "row", "mode", "dataset", "dataset_path", "scitldr_dir", "data_dir", "target",
              "model_name_or_path", "tiny_arch", "variant", "prompt", "gold_prefix_tokens", "baseline", "oracle_metric", "k_shot", "seeds",
-             "rewrite_we", "n_test", "n_dev", "n_train", "num_beams", "min_length", "max_length", "batch_size", "max_steps",
+             "rewrite_we", "n_test", "n_dev", "n_train", "num_beams", "eval_num_beams", "min_length", "max_length", "batch_size", "max_steps",
              "lr", "eval_steps", "early_stopping_patience", "precision", "overlap_threshold", "out_dir")
 
 # %% ../nbs/07_transfer.ipynb #9bb29f00
@@ -95,7 +96,8 @@ def validate_spec(spec:dict,  # experiment parameters (the notebook's parameters
         if int(s.get(key, 0)) < 0: raise CitesumError(f"{key} must be >= 0 (0 = the whole split)")
     if "min_length" in s and "max_length" in s and int(s["min_length"]) > int(s["max_length"]):
         raise CitesumError(f"min_length={s['min_length']} is larger than max_length={s['max_length']}")
-    if int(s.get("num_beams", 1)) < 1: raise CitesumError("num_beams must be >= 1")
+    for key in ("num_beams", "eval_num_beams"):
+        if int(s.get(key, 1)) < 1: raise CitesumError(f"{key} must be >= 1")
     return s
 
 # %% ../nbs/07_transfer.ipynb #d84b043e
@@ -314,7 +316,7 @@ def aggregate(per_seed:list)->tuple:
 # %% ../nbs/07_transfer.ipynb #9529852c
 def _train_settings(spec:dict)->dict:
     "Settings of `citesum_nb.train.train_seq2seq` from the spec (validation generation uses the test-time lengths)"
-    s = {k: spec[k] for k in ("max_steps", "lr", "batch_size", "eval_steps", "num_beams", "min_length", "max_length", "precision") if k in spec}
+    s = {k: spec[k] for k in ("max_steps", "lr", "batch_size", "eval_steps", "num_beams", "eval_num_beams", "min_length", "max_length", "precision") if k in spec}
     if "early_stopping_patience" in spec: s["patience"] = spec["early_stopping_patience"]
     return s
 
