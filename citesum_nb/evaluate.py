@@ -10,7 +10,7 @@ __all__ = ['HUB_DATASETS', 'FORMAT_COLUMNS', 'ROUGE_TYPES', 'HEURISTIC_RE', 'ORA
            'overlap_cli']
 
 # %% ../nbs/05_evaluate.ipynb #80b11fe8
-import argparse, functools, json, math, os, re, sys
+import argparse, functools, json, math, os, re, sys, warnings
 import multiprocessing as mp
 from collections import Counter
 from pathlib import Path
@@ -465,14 +465,24 @@ def write_predictions(preds:list, path, ids:list|None=None)->Path:
         return write_jsonl([{"id": i, "prediction": p} for i, p in zip(ids or range(len(preds)), preds)], path)
     path.write_text("".join(_ws(p) + "\n" for p in preds), encoding="utf-8"); return path
 
-def align_predictions(preds:list, ids:list|None, ds)->tuple:
+def align_predictions(preds:list, ids:list|None, ds,
+                      strict:bool=False,  # an error, not a warning, when predictions cover only part of the split
+                     )->tuple:
     "(predictions, references) in matching order; by id when `ids` is given, else by position (counts must agree)"
     if ids is None:
         if len(preds) != len(ds): raise CitesumError(f"{len(preds)} predictions but {len(ds)} examples in the dataset split")
         return preds, ds["tgt"]
+    dup = [i for i, c in Counter(ids).items() if c > 1]
+    if dup: raise CitesumError(f"{len(dup)} duplicate prediction id(s) (first: {dup[0]}); each example may be predicted once")
     pos = {i: k for k, i in enumerate(ds["id"])}
-    missing = [i for i in ids if i not in pos]
-    if missing: raise CitesumError(f"{len(missing)} prediction ids are not in the dataset (first: {missing[0]})")
+    unknown = [i for i in ids if i not in pos]
+    if unknown: raise CitesumError(f"{len(unknown)} prediction ids are not in the dataset (first: {unknown[0]})")
+    have = set(ids); missing = [i for i in ds["id"] if i not in have]
+    if missing:
+        msg = (f"{len(missing)} of the {len(ds)} examples of the split have no prediction (first: {missing[0]}); "
+               f"the score covers the {len(ids)} predicted ones only")
+        if strict: raise CitesumError(msg)
+        warnings.warn(msg)
     tgt = ds["tgt"]
     return preds, [tgt[pos[i]] for i in ids]
 
@@ -510,13 +520,17 @@ def eval_cli(argv:list|None=None)->int:
     ap.add_argument("--pred", required=True, help="predictions: text, one per line in dataset order, or JSONL with id + prediction")
     _add_data_args(ap); _add_score_args(ap)
     ap.add_argument("--per-example", default=None, help="also write per-example scores to this CSV file")
+    ap.add_argument("--strict", action="store_true", help="predictions (by id) that cover only part of the split are an error, not a warning")
     a = ap.parse_args(argv)
     ds = _load_args(a)
-    preds, refs = align_predictions(*read_predictions(a.pred), ds)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        preds, refs = align_predictions(*read_predictions(a.pred), ds, strict=a.strict)
+    for w in caught: print(f"citesum eval: warning: {w.message}", file=sys.stderr)
     df = per_example_rouge(preds, refs, multi_ref=a.multi_ref, use_stemmer=not a.no_stemmer, n_jobs=a.n_jobs)
     if a.per_example: ensure_dir(Path(a.per_example).parent); df.to_csv(a.per_example, index=False)
     scores = _corpus_from_frame(df)
-    return _emit(a, scores, f"{a.pred} vs {a.data} [{a.split}], multi-ref {a.multi_ref}")
+    return _emit(a, scores, f"{a.pred} vs {a.data} [{a.split}], multi-ref {a.multi_ref}", {"n_missing": len(ds) - len(preds)})
 
 def _corpus_from_frame(df:pd.DataFrame)->dict:
     out = {t: float(df[f"{_SHORT[t]}_f"].mean()) if len(df) else 0.0 for t in ROUGE_TYPES}

@@ -193,7 +193,8 @@ def test_prediction_files(tmp_path, tiny_dir):
     (tmp_path/"noeol.txt").write_text("a\nb\nc")  # no final newline, as SciTLDR's test.jsonl
     assert read_predictions(tmp_path/"noeol.txt")[0] == ["a", "b", "c"]
     preds, ids = read_predictions(write_predictions(["x", "y"], tmp_path/"p.jsonl", ids=["c3:1", "c1:0"]))
-    assert align_predictions(preds, ids, ds)[1] == [ds[2]["tgt"], ds[0]["tgt"]]
+    with pytest.warns(UserWarning, match="1 of the 3 examples"):   # c2:0 has no prediction
+        assert align_predictions(preds, ids, ds)[1] == [ds[2]["tgt"], ds[0]["tgt"]]
     with pytest.raises(CitesumError, match="not in the dataset"): align_predictions(["x"], ["zzz"], ds)
 
 
@@ -258,3 +259,24 @@ def test_scitldr_oracle_is_the_table6_row_on_real_data():
     j = json.loads(citesum("baseline", "oracle", "--data", root/"SciTLDR-A", "--split", "test", "--json").stdout)
     assert (j["oracle_metric"], j["n"]) == ("scitldr", 618)
     assert abs(j["rouge1"] - 47.4) <= 0.3 and abs(j["rouge2"] - 25.1) <= 0.3 and abs(j["rougeL"] - 38.4) <= 0.3
+
+
+# ---------------------------------------------------------------- prediction ids: duplicates and partial coverage
+def test_eval_duplicate_ids_are_an_error_and_partial_coverage_warns(tmp_path, tiny_dir, capsys):
+    from citesum_nb.evaluate import eval_cli
+    ds = load_summarization_data(tiny_dir)
+    with pytest.raises(CitesumError, match="duplicate prediction id.*c1:0"):
+        align_predictions(["a", "b"], ["c1:0", "c1:0"], ds)
+    dup = write_predictions(["a", "b", "c"], tmp_path/"dup.jsonl", ids=["c1:0", "c1:0", "c3:1"])
+    r = citesum("eval", "--pred", dup, "--data", tiny_dir, check=False)
+    assert r.returncode == 2 and "duplicate prediction id" in r.stderr
+    part = write_predictions(["REF introduce a fast protein folding simulator.", "x"], tmp_path/"part.jsonl", ids=["c2:0", "c3:1"])
+    with pytest.warns(UserWarning, match="1 of the 3 examples .* no prediction"):
+        preds, refs = align_predictions(*read_predictions(part), ds)
+    assert len(preds) == len(refs) == 2
+    assert eval_cli(["--pred", str(part), "--data", str(tiny_dir), "--json"]) == 0
+    out = capsys.readouterr()
+    j = json.loads(out.out)
+    assert (j["n"], j["n_missing"]) == (2, 1) and "1 of the 3 examples" in out.err and "c1:0" in out.err
+    strict = citesum("eval", "--pred", part, "--data", tiny_dir, "--strict", check=False)
+    assert strict.returncode == 2 and "1 of the 3 examples" in strict.stderr
