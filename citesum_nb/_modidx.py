@@ -264,6 +264,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                   'citesum_nb.train.control_input': ('train.html#control_input', 'citesum_nb/train.py'),
                                   'citesum_nb.train.decoder_start_ids': ('train.html#decoder_start_ids', 'citesum_nb/train.py'),
                                   'citesum_nb.train.discipline_text': ('train.html#discipline_text', 'citesum_nb/train.py'),
+                                  'citesum_nb.train.forget_connection_file': ('train.html#forget_connection_file', 'citesum_nb/train.py'),
                                   'citesum_nb.train.generate': ('train.html#generate', 'citesum_nb/train.py'),
                                   'citesum_nb.train.is_not_pretrained': ('train.html#is_not_pretrained', 'citesum_nb/train.py'),
                                   'citesum_nb.train.load_split': ('train.html#load_split', 'citesum_nb/train.py'),

@@ -4,10 +4,10 @@
 
 # %% auto #0
 __all__ = ['POST_PROCESS_MODES', 'SOURCES', 'TARGETS', 'CONTROL_TOKENS', 'CONTROL_STYLES', 'ARCHS', 'NOT_PRETRAINED_NOTE',
-           'GENERATE_OUTPUTS', 'TRAIN_DEFAULTS', 'NO_FP16', 'CITES_DEFAULTS', 'post_process', 'control_input',
-           'check_variant', 'discipline_text', 'model_inputs', 'build_examples', 'make_tiny_model', 'is_not_pretrained',
-           'add_control_tokens', 'decoder_start_ids', 'generate', 'resolve_precision', 'train_seq2seq', 'load_split',
-           'train_cites', 'tiny_model_cli', 'train_cli']
+           'GENERATE_OUTPUTS', 'TRAIN_DEFAULTS', 'NO_FP16', 'CITES_DEFAULTS', 'forget_connection_file', 'post_process',
+           'control_input', 'check_variant', 'discipline_text', 'model_inputs', 'build_examples', 'make_tiny_model',
+           'is_not_pretrained', 'add_control_tokens', 'decoder_start_ids', 'generate', 'resolve_precision',
+           'train_seq2seq', 'load_split', 'train_cites', 'tiny_model_cli', 'train_cli']
 
 # %% ../nbs/06_train.ipynb #438d2eea
 import inspect, json, math, os, random, re, shutil, time, warnings
@@ -23,6 +23,17 @@ from transformers import (AutoModelForSeq2SeqLM, AutoTokenizer, DataCollatorForS
 
 from .analysis import top_discipline
 from .core import CitesumError, ensure_dir, read_jsonl, seed_everything, write_jsonl
+
+# %% ../nbs/06_train.ipynb #cc84f8e9
+def forget_connection_file()->bool:
+    "Remove this kernel's connection file when a notebook runner wrote it outside Jupyter's runtime folder; True if removed"
+    try:
+        from ipykernel.connect import get_connection_file
+        from jupyter_core.paths import jupyter_runtime_dir
+        f = Path(get_connection_file())
+    except Exception: return False   # not running in a kernel
+    if not f.exists() or f.resolve().parent == Path(jupyter_runtime_dir()).resolve(): return False
+    f.unlink(); return True
 
 # %% ../nbs/06_train.ipynb #bc470e8e
 POST_PROCESS_MODES = ("ref_to_this_paper", "remove_ref", "none")

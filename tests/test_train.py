@@ -200,3 +200,32 @@ def test_control_placement_catts_and_prefix():
     assert T.model_inputs(rec, "abs", "tldr/title", control_style="prefix")[1] == ("<title> " + rec["src"], rec["title"])
     assert T.model_inputs(rec, "abs", "tldr") == [(rec["src"], "REF proposed method 1.")]   # one task: no control code
     with pytest.raises(CitesumError, match="catts, prefix"): T.model_inputs(rec, "abs", "tldr/title", control_style="suffix")
+
+
+def test_notebook_run_leaves_nothing_in_the_temp_folder(tmp_path):
+    "06_train used to leave a ~14 MB tempfile.mkdtemp() folder at every run"
+    tmpdir = tmp_path / "tmp"; tmpdir.mkdir()
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "TMPDIR": str(tmpdir)}
+    r = subprocess.run(["nbdev-test", str(root / "nbs" / "06_train.ipynb")], cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    left = [p.name for p in tmpdir.iterdir() if not p.name.startswith("torchinductor")]   # torch's own cache folder
+    assert left == [], left
+
+
+def test_kernel_connection_file_is_removed_once_the_kernel_runs(tmp_path):
+    "A run interrupted before the runner cleans up (SIGTERM to papermill) must not leave the kernel's connection file behind"
+    from jupyter_client import KernelManager
+    km = KernelManager(connection_file=str(tmp_path / "kernel-run.json"))
+    km.start_kernel(extra_arguments=["--HistoryManager.hist_file=:memory:"])
+    try:
+        kc = km.client(); kc.start_channels(); kc.wait_for_ready(timeout=60)
+        assert (tmp_path / "kernel-run.json").exists()
+        out = []
+        kc.execute_interactive("from citesum_nb.train import forget_connection_file; print(forget_connection_file())", timeout=120,
+                               output_hook=lambda m: out.append(m["content"].get("text", "")))
+        assert "True" in "".join(out) and not (tmp_path / "kernel-run.json").exists()
+        kc.stop_channels()
+    finally:
+        km.shutdown_kernel(now=True)
+    assert T.forget_connection_file() is False   # outside a kernel: nothing to do
