@@ -4,11 +4,11 @@
 
 # %% auto #0
 __all__ = ['MODES', 'DATASETS', 'VARIANTS', 'TARGETS', 'BASELINES', 'TABLES', 'PRECISIONS', 'HUB_NAMES', 'GENERATION_PRESETS',
-           'SPEC_DEFAULTS', 'SPEC_KEYS', 'validate_spec', 'sample_k_shot', 'rewrite_we', 'gold_prefixes',
-           'decoder_settings', 'finalize_prediction', 'write_scitldr_fixture', 'write_news_fixture', 'citesum_folder',
-           'resolve_dataset', 'load_split', 'training_pairs', 'supervised_pairs', 'model_info', 'tiny_model_for',
-           'generation_settings', 'score_predictions', 'predict', 'aggregate', 'run_experiment', 'experiment_table',
-           'time_generation', 'transfer_cli']
+           'SPEC_DEFAULTS', 'SPEC_KEYS', 'validate_spec', 'sample_k_shot', 'rewrite_we', 'target_rewrite',
+           'gold_prefixes', 'decoder_settings', 'finalize_prediction', 'write_scitldr_fixture', 'write_news_fixture',
+           'citesum_folder', 'resolve_dataset', 'load_split', 'training_pairs', 'supervised_pairs', 'model_info',
+           'tiny_model_for', 'generation_settings', 'score_predictions', 'predict', 'aggregate', 'run_experiment',
+           'experiment_table', 'time_generation', 'transfer_cli']
 
 # %% ../nbs/07_transfer.ipynb #1c254222
 import json, math, platform, re, time
@@ -29,23 +29,24 @@ TABLES = ("", "6", "7", "8", "9")
 PRECISIONS = ("auto", "fp32", "bf16", "fp16")
 HUB_NAMES = {"xsum": "EdinburghNLP/xsum", "gigaword": "gigaword", "scitldr": "allenai/scitldr", "citesum": "yuningm/citesum"}
 
-# Generation settings of the released CiteSum scripts (github.com/morningmoni/CiteSum, script/test_*.sh); the params files use them.
+# Test-time generation of the authors' released scripts (github.com/morningmoni/CiteSum, script/); the paper itself only says
+# (appendix B) that lengths follow prior work (PEGASUS). The params files use these values and cite the script.
 GENERATION_PRESETS = {
-    "scitldr":  dict(min_length=10, max_length=45, num_beams=1, source="CiteSum paper §5.1 and script/test_tldr.sh"),
-    "xsum":     dict(min_length=11, max_length=62, num_beams=4, source="script/test_xsum.sh (PEGASUS XSum settings)"),
+    "scitldr":  dict(min_length=10, max_length=45, num_beams=1, source="script/test_tldr.sh"),
+    "xsum":     dict(min_length=11, max_length=62, num_beams=4, source="script/test_xsum.sh"),
     "gigaword": dict(min_length=4,  max_length=24, num_beams=32, source="script/test_gigaword.sh"),
-    "citesum":  dict(min_length=10, max_length=100, num_beams=4, source="CiteSum paper §4 (generation 10–100 tokens)"),
+    "citesum":  dict(min_length=10, max_length=100, num_beams=1, source="script/train_citesum.sh"),
 }
 
 # Values of the parameters a spec may leave out (generation lengths and beams default to the dataset's preset).
 SPEC_DEFAULTS = dict(table="", row="", dataset_path="", scitldr_dir="", data_dir="", target="tldr", model_name_or_path="",
-                     tiny_arch="bart", variant="none", prompt="This paper", gold_prefix_tokens=3, baseline="oracle", k_shot=0,
-                     seeds=[0], rewrite_we=True, n_test=0, n_dev=0, n_train=0, batch_size=8, max_steps=100, lr=2e-5,
+                     tiny_arch="bart", variant="none", prompt="This paper", gold_prefix_tokens=3, baseline="oracle", oracle_metric="auto", k_shot=0,
+                     seeds=[0], rewrite_we=True, n_test=0, n_dev=0, n_train=0, batch_size=8, max_steps=100, lr=2e-5, eval_num_beams=1,
                      eval_steps=50, early_stopping_patience=5, precision="auto", overlap_threshold=0.9)
 
 SPEC_KEYS = ("experiment", "table", "row", "mode", "dataset", "dataset_path", "scitldr_dir", "data_dir", "target",
-             "model_name_or_path", "tiny_arch", "variant", "prompt", "gold_prefix_tokens", "baseline", "k_shot", "seeds",
-             "rewrite_we", "n_test", "n_dev", "n_train", "num_beams", "min_length", "max_length", "batch_size", "max_steps",
+             "model_name_or_path", "tiny_arch", "variant", "prompt", "gold_prefix_tokens", "baseline", "oracle_metric", "k_shot", "seeds",
+             "rewrite_we", "n_test", "n_dev", "n_train", "num_beams", "eval_num_beams", "min_length", "max_length", "batch_size", "max_steps",
              "lr", "eval_steps", "early_stopping_patience", "precision", "overlap_threshold", "out_dir")
 
 # %% ../nbs/07_transfer.ipynb #9bb29f00
@@ -84,6 +85,8 @@ def validate_spec(spec:dict,  # experiment parameters (the notebook's parameters
         raise CitesumError("mode='supervised' trains on the CiteSum split: set dataset='citesum' (few-shot covers the other datasets)")
     if mode == "extractive":
         _choice(s, "baseline", BASELINES)
+        from citesum_nb.evaluate import ORACLE_METRICS
+        _choice(s, "oracle_metric", ORACLE_METRICS)
         if s["variant"] not in ("none",): raise CitesumError("mode='extractive' selects source sentences: set variant='none'")
     if s["variant"] == "prompt" and not str(s.get("prompt", "")).strip(): raise CitesumError("variant='prompt' needs a non-empty prompt")
     if s["variant"] == "gold_prefix" and int(s.get("gold_prefix_tokens", 0)) <= 0: raise CitesumError("variant='gold_prefix' needs gold_prefix_tokens > 0")
@@ -93,7 +96,8 @@ def validate_spec(spec:dict,  # experiment parameters (the notebook's parameters
         if int(s.get(key, 0)) < 0: raise CitesumError(f"{key} must be >= 0 (0 = the whole split)")
     if "min_length" in s and "max_length" in s and int(s["min_length"]) > int(s["max_length"]):
         raise CitesumError(f"min_length={s['min_length']} is larger than max_length={s['max_length']}")
-    if int(s.get("num_beams", 1)) < 1: raise CitesumError("num_beams must be >= 1")
+    for key in ("num_beams", "eval_num_beams"):
+        if int(s.get(key, 1)) < 1: raise CitesumError(f"{key} must be >= 1")
     return s
 
 # %% ../nbs/07_transfer.ipynb #d84b043e
@@ -114,6 +118,11 @@ def rewrite_we(text:str,                         # a training target
               )->str:
     "Replace a leading 'We' of `text` by `replacement`; other texts are returned unchanged"
     return _WE.sub(replacement + " ", text, count=1) if _WE.match(text) else text
+
+def target_rewrite(spec:dict)->str:
+    "The rewrite a run applies to its training targets: 'none' or the SciTLDR few-shot 'We' rewrite"
+    on = bool(spec.get("rewrite_we")) and spec.get("mode") == "few-shot" and spec.get("dataset") == "scitldr"
+    return "We -> This paper REF (training targets only)" if on else "none"
 
 # %% ../nbs/07_transfer.ipynb #cedb069f
 def gold_prefixes(references:list,  # per example: a list of references (author first) or one string
@@ -269,8 +278,8 @@ def generation_settings(spec:dict)->dict:
     g = {k: spec[k] for k in ("variant", "num_beams", "min_length", "max_length", "batch_size") if k in spec}
     if spec["variant"] == "prompt": g["prompt"] = spec["prompt"]
     if spec["variant"] == "gold_prefix": g["gold_prefix_tokens"] = int(spec["gold_prefix_tokens"])
-    g["post_processing"] = (["REF at the start -> 'This paper', leading 'In REF ,' removed"] if spec["variant"] == "post_process" else []) + \
-                           ["every remaining 'REF' removed", "whitespace collapsed"]
+    g["post_processing"] = (["REF at the start -> 'This paper' (CiteSum §4.1)"] if spec["variant"] == "post_process" else []) + \
+                           ["'In REF ,' removed (authors' eval_tldr.py, not the paper)", "every remaining 'REF' removed (CiteSum appendix B)", "whitespace collapsed"]
     if spec["variant"] in ("prompt", "gold_prefix"): g["post_processing"].insert(0, "forced decoder words kept in front of the continuation")
     preset = GENERATION_PRESETS[spec["dataset"]]
     g["paper_preset"] = preset
@@ -307,7 +316,7 @@ def aggregate(per_seed:list)->tuple:
 # %% ../nbs/07_transfer.ipynb #9529852c
 def _train_settings(spec:dict)->dict:
     "Settings of `citesum_nb.train.train_seq2seq` from the spec (validation generation uses the test-time lengths)"
-    s = {k: spec[k] for k in ("max_steps", "lr", "batch_size", "eval_steps", "num_beams", "min_length", "max_length", "precision") if k in spec}
+    s = {k: spec[k] for k in ("max_steps", "lr", "batch_size", "eval_steps", "num_beams", "eval_num_beams", "min_length", "max_length", "precision") if k in spec}
     if "early_stopping_patience" in spec: s["patience"] = spec["early_stopping_patience"]
     return s
 
@@ -355,18 +364,17 @@ def run_experiment(spec:dict,           # experiment parameters (see the paramet
             train_full = load_split(path, fmt, "train")
             idx = sample_k_shot(len(train_full), int(s["k_shot"]), seed)
             picked = train_full.select(idx)
-            rewrite = bool(s.get("rewrite_we")) and s["dataset"] == "scitldr"
-            tr = training_pairs(picked, rewrite=rewrite)
+            tr = training_pairs(picked, rewrite=target_rewrite(s) != "none")
             dev = training_pairs(load_split(path, fmt, "val", s.get("n_dev", 0)))
             (sd/"k_shot_sample.json").write_text(json.dumps({"seed": seed, "k": len(idx), "indices": idx, "ids": list(picked["id"]),
-                "n_rewritten_we": sum(a != b for a, b in zip(tr["tgt"], training_pairs(picked)["tgt"]))}, indent=1))
+                "target_rewrite": target_rewrite(s), "n_rewritten_we": sum(a != b for a, b in zip(tr["tgt"], training_pairs(picked)["tgt"]))}, indent=1))
             info["train"] = _fine_tune(tr, dev, model, sd/"model", seed, s); used = info["train"]["model_used"]
         elif mode == "supervised":
             tr = train_full
             info["train"] = _fine_tune(tr, dev, model, sd/"model", seed, s); used = info["train"]["model_used"]
         if mode == "extractive":
             from citesum_nb.evaluate import baseline_predictions
-            preds = baseline_predictions(test, s["baseline"]); raw = preds; prefixes = [""]*len(preds)
+            preds = baseline_predictions(test, s["baseline"], oracle_metric=s["oracle_metric"]); raw = preds; prefixes = [""]*len(preds)
         else:
             raw, preds, prefixes = predict(used, test, s)
         metrics = score_predictions(preds, test, s, label_set)
@@ -378,10 +386,10 @@ def run_experiment(spec:dict,           # experiment parameters (see the paramet
         log(f"  seed {seed}: " + ", ".join(f"{k}={metrics[k]:.2f}" for k in ("rouge1", "rouge2", "rougeL", "macro_f1", "weighted_f1") if k in metrics))
     mean, std = aggregate(per_seed)
     result = {"experiment": s["experiment"], "table": s["table"], "row": s.get("row", ""), "mode": mode, "dataset": s["dataset"],
-              "target": s["target"], "k_shot": int(s["k_shot"]), "seeds": seeds, "data": data_note, "data_path": str(path),
+              "target": s["target"], "k_shot": int(s["k_shot"]), "target_rewrite": target_rewrite(s), "seeds": seeds, "data": data_note, "data_path": str(path),
               "n_test": len(test), "model": model_info(model) if model is not None else {"name_or_path": None, "pretrained": None,
               "note": f"extractive baseline: {s['baseline']}"},
-              "generation": generation_settings(s) if mode != "extractive" else {"baseline": s["baseline"]},
+              "generation": generation_settings(s) if mode != "extractive" else {"baseline": s["baseline"], "oracle_metric": s["oracle_metric"]},
               "training": _train_settings(s) if mode in ("few-shot", "supervised") else None,
               "mean": mean, "std": std, "per_seed": runs, "overlap": _overlap(s, test, out),
               "seconds": round(time.time() - t_start, 2), "spec": s,

@@ -62,7 +62,10 @@ def test_multitask_prefixes_and_drops():
     recs = [_record(i) for i in range(10)]
     ex, cnt = T.build_examples(recs, "abs", "tldr/title/disci")
     assert cnt == {"kept_tldr": 10, "kept_title": 8, "kept_disci": 9, "dropped_no_title": 2, "dropped_no_disci": 1}
-    assert all(e["src"].startswith(T.CONTROL_TOKENS[e["task"]] + " We study") for e in ex)
+    catts = T.CONTROL_TOKENS["catts"]   # the default: SciTLDR's build_ctrl_datasets.py appends the code to the source
+    assert all(e["src"].startswith("We study") and e["src"].endswith(" " + catts[e["task"]]) for e in ex)
+    ex, _ = T.build_examples(recs, "abs", "tldr/title/disci", control_style="prefix")
+    assert all(e["src"].startswith(T.CONTROL_TOKENS["prefix"][e["task"]] + " We study") for e in ex)
     ex, cnt = T.build_examples(recs, "abs", "title")
     assert not any(e["src"].startswith("<") for e in ex) and cnt["dropped_no_title"] == 2
 
@@ -145,8 +148,12 @@ def test_train_cli_multitask_with_eval(data_dir, tiny, tmp_path):
     assert m["evaluated_task"] == "tldr" and m["best_val_rouge2"] is not None and m["best_checkpoint"]
     preds = read_jsonl(out / "predictions.jsonl")
     assert len(preds) == 4 and set(preds[0]) == {"id", "source", "reference", "references", "prediction"}
-    assert preds[0]["source"].startswith("<tldr> ")
+    assert preds[0]["source"].endswith(" <|TLDR|>")   # CATTS placement, the default
     assert (out / "best" / "config.json").exists() and (out / "params_used.yaml").exists()
+    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+    tok, model = AutoTokenizer.from_pretrained(out / "best"), AutoModelForSeq2SeqLM.from_pretrained(out / "best")
+    assert {"<|TLDR|>", "<|TITLE|>"} <= set(tok.all_special_tokens) and tok.tokenize("x <|TLDR|>")[-1] == "<|TLDR|>"
+    assert model.get_input_embeddings().num_embeddings >= len(tok) and m["control_tokens_added"] == 2
 
 
 def test_tiny_model_cli(data_dir, tmp_path):
@@ -156,3 +163,69 @@ def test_tiny_model_cli(data_dir, tmp_path):
     info = json.loads(r.stdout.strip().splitlines()[-1])
     assert info["arch"] == "t5" and info["not_pretrained"] is True
     assert T.is_not_pretrained(tmp_path / "t5")
+
+
+def test_discipline_is_the_top_field_of_study_everywhere():
+    "CiteSum §2.2: the top (first) field of study when a paper has several; the same rule as citesum_nb.analysis"
+    from citesum_nb.analysis import top_discipline
+    rec = {**_record(5), "tgt": ["REF proposed method 5 for speech recognition."]}   # fields: Computer Science, Linguistics
+    assert T.discipline_text(rec["discipline"]) == "Computer Science" == top_discipline(rec["discipline"])
+    assert T.model_inputs(rec, "abs", "disci") == [(rec["src"], "Computer Science")]
+    assert T.model_inputs(rec, "abs+disci", "tldr")[0][0].startswith("Computer Science | We study")
+    assert T.model_inputs(rec, "abs", "tldr/title/disci")[-1] == (f"{rec['src']} <|DISCI|>", "Computer Science")
+    for d in ('{"mag_field_of_study": ["Mathematics", "Physics"]}', ["Physics", "Mathematics"], None, {}):
+        assert T.discipline_text(d) == (top_discipline(d) or "")
+    ex, _ = T.build_examples([_record(i) for i in range(8)], "abs", "disci")
+    assert sorted({e["tgt"] for e in ex}) == ["Agricultural Science", "Biology", "Computer Science", "Environmental Science", "Physics"]
+
+
+def test_control_tokens_are_added_and_embeddings_resized_for_any_model(tiny):
+    "A checkpoint whose tokenizer lacks the task tokens (facebook/bart-large has none) gets them as special tokens"
+    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+    tok, model = AutoTokenizer.from_pretrained(tiny), AutoModelForSeq2SeqLM.from_pretrained(tiny)
+    codes = list(T.CONTROL_TOKENS["catts"].values())
+    assert all(len(tok.tokenize(c)) > 1 for c in codes)            # split into pieces before
+    n0 = len(tok)
+    assert T.add_control_tokens(model, tok, codes) == len(codes)
+    assert all(tok.tokenize(f"abstract {c}")[-1] == c for c in codes) and len(tok) == n0 + len(codes)
+    assert model.get_input_embeddings().num_embeddings == len(tok) and model.config.vocab_size == len(tok)
+    assert T.add_control_tokens(model, tok, codes) == 0 and len(tok) == n0 + len(codes)   # idempotent
+    assert {"<tldr>", "<title>", "<disci>"} <= set(tok.all_special_tokens)                  # earlier specials kept
+
+
+def test_control_placement_catts_and_prefix():
+    rec = {**_record(1), "tgt": ["REF proposed method 1."]}
+    assert T.model_inputs(rec, "abs", "tldr/title") == [(rec["src"] + " <|TLDR|>", "REF proposed method 1."),
+                                                        (rec["src"] + " <|TITLE|>", rec["title"])]
+    assert T.model_inputs(rec, "abs", "tldr/title", control_style="prefix")[1] == ("<title> " + rec["src"], rec["title"])
+    assert T.model_inputs(rec, "abs", "tldr") == [(rec["src"], "REF proposed method 1.")]   # one task: no control code
+    with pytest.raises(CitesumError, match="catts, prefix"): T.model_inputs(rec, "abs", "tldr/title", control_style="suffix")
+
+
+def test_notebook_run_leaves_nothing_in_the_temp_folder(tmp_path):
+    "06_train used to leave a ~14 MB tempfile.mkdtemp() folder at every run"
+    tmpdir = tmp_path / "tmp"; tmpdir.mkdir()
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "TMPDIR": str(tmpdir)}
+    r = subprocess.run(["nbdev-test", str(root / "nbs" / "06_train.ipynb")], cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    left = [p.name for p in tmpdir.iterdir() if not p.name.startswith("torchinductor")]   # torch's own cache folder
+    assert left == [], left
+
+
+def test_kernel_connection_file_is_removed_once_the_kernel_runs(tmp_path):
+    "A run interrupted before the runner cleans up (SIGTERM to papermill) must not leave the kernel's connection file behind"
+    from jupyter_client import KernelManager
+    km = KernelManager(connection_file=str(tmp_path / "kernel-run.json"))
+    km.start_kernel(extra_arguments=["--HistoryManager.hist_file=:memory:"])
+    try:
+        kc = km.client(); kc.start_channels(); kc.wait_for_ready(timeout=60)
+        assert (tmp_path / "kernel-run.json").exists()
+        out = []
+        kc.execute_interactive("from citesum_nb.train import forget_connection_file; print(forget_connection_file())", timeout=120,
+                               output_hook=lambda m: out.append(m["content"].get("text", "")))
+        assert "True" in "".join(out) and not (tmp_path / "kernel-run.json").exists()
+        kc.stop_channels()
+    finally:
+        km.shutdown_kernel(now=True)
+    assert T.forget_connection_file() is False   # outside a kernel: nothing to do

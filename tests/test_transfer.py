@@ -24,7 +24,7 @@ SMALL = sorted(PARAMS.glob("07_transfer.*.small.yaml"))
 PUBLISHED = PARAMS/"published"/"citesum_tables.yaml"
 REAL_MODELS = ("facebook/bart-large", "google/pegasus-large")
 # What makes an experiment the experiment: a `.small` twin may shrink data, steps and seeds, never change these.
-IDENTITY_KEYS = ("experiment", "table", "row", "mode", "dataset", "target", "variant", "prompt", "gold_prefix_tokens", "baseline",
+IDENTITY_KEYS = ("experiment", "table", "row", "mode", "dataset", "target", "variant", "prompt", "gold_prefix_tokens", "baseline", "oracle_metric",
                  "rewrite_we")
 # Every experiment's small twin runs end to end on the tiny model (one seed, one training step, the shared model); this one
 # also builds its own tiny model from the spec, the path a user's default run takes.
@@ -72,16 +72,16 @@ def tiny_model(tmp_path_factory, citesum_sample):
 def test_every_published_row_of_ours_has_full_and_small_params():
     pub = load_published(PUBLISHED)
     ids = [e for t in pub["tables"].values() for r in t["rows"] for e in r["experiments"]]
+    ids += [e for c in pub["claims"] for e in c.get("experiments", [])]   # runs the paper mentions but does not tabulate
     assert len(ids) == len(set(ids)) >= 20
     assert {_exp_id(p) for p in FULL} == set(ids)
     assert {_exp_id(p) for p in SMALL} == set(ids)
 
 
 def _entries(pub):
-    "Every dated number of the published file: table rows, other tables' rows, dataset numbers, claims"
-    for group in ("tables", "other_tables"):
-        for t, spec in (pub.get(group) or {}).items():
-            for r in spec["rows"]: yield f"{group} {t}: {r['row']}", r
+    "Every number of the published file: table rows, dataset numbers, claims"
+    for t, spec in pub["tables"].items():
+        for r in spec["rows"]: yield f"table {t}: {r['row']}", r
     for r in pub.get("dataset_numbers", []): yield f"dataset_numbers: {r['id']}", r
     for r in pub.get("claims", []): yield f"claims: {r['id']}", r
 
@@ -117,7 +117,8 @@ def test_full_params_name_real_checkpoints_and_validate(path, declared):
     if s["dataset"] in ("xsum", "gigaword"): assert s["dataset_path"] and s["dataset_path"] != "fixture"
     assert s["n_test"] == 0                                   # full runs score the whole test split
     if s["mode"] == "few-shot": assert len(s["seeds"]) == 3
-    if s["dataset"] == "scitldr": assert (s["min_length"], s["max_length"]) == (10, 45)
+    if s["dataset"] == "scitldr":   # script/test_tldr.sh; the plain-BART baseline follows script/train_tldr_scratch_fewshot.sh (10-100)
+        assert (s["min_length"], s["max_length"]) == ((10, 100) if s["experiment"] == "t6_bart_128shot" else (10, 45))
 
 
 @pytest.mark.parametrize("path", SMALL, ids=lambda p: p.name)
@@ -207,8 +208,8 @@ def test_small_experiment_runs_end_to_end(exp, tmp_path, citesum_sample, tiny_mo
     if spec["mode"] != "extractive":
         assert res["model"]["pretrained"] is False
         assert {"num_beams", "min_length", "max_length", "post_processing"} <= set(res["generation"])
-    if spec["variant"] == "prompt":   # the forced words open every prediction (REF removed, as from every transfer output)
-        forced = " ".join(w for w in spec["prompt"].split() if w != "REF")
+    if spec["variant"] == "prompt":   # the forced words open every prediction (less what the REF rules remove: "In REF" goes whole)
+        forced = finalize_prediction("", "prompt", spec["prompt"])
         assert all(p["prediction"].startswith(forced) for p in preds)
     if spec["mode"] == "few-shot":
         assert res["per_seed"][0]["train"]["model_used"].endswith("best")
@@ -260,11 +261,9 @@ def test_results_tables_from_runs(tmp_path, citesum_sample):
     pub = load_published(PUBLISHED)
     t6 = paper_table("6", runs, pub)
     assert list(t6.row) == [r["row"] for r in pub["tables"]["6"]["rows"]]
-    row = t6[t6.row == "Oracle (extractive)"].iloc[0]
-    oracle = next(r for r in pub["tables"]["6"]["rows"] if r["row"] == "Oracle (extractive)")
-    assert row["R-1 paper"] == f"{oracle['values']['rouge1']:.2f}" + ("" if oracle["verified"] else " †")
-    assert row["R-1 ours"] != ""
-    assert (t6[t6.row == "CiTeS 128-shot"]["R-1 paper"] == "n/a").all()
+    row = t6[t6.row == "EXT-ORACLE"].iloc[0]
+    assert row["R-1 paper"] == "47.70" and row["R-1 ours"] != ""
+    assert (t6[t6.row == "CiTeS (128-shot)"]["R-1 paper"] == "44.50").all()
 
 
 def test_scitldr_real_files_gold_prefix(tmp_path, citesum_sample, tiny_model):
@@ -279,3 +278,123 @@ def test_scitldr_real_files_gold_prefix(tmp_path, citesum_sample, tiny_model):
         assert p["forced_prefix"] == " ".join(t["target"][0].split()[:3])
         assert p["references"] == [" ".join(x.split()) for x in t["target"]]
     assert res["overlap"]["n_b"] == 5
+
+
+def test_supervised_discipline_labels_are_the_top_field_of_study():
+    "Table 7's discipline classes are single fields (CiteSum §2.2), never 'Computer Science, Mathematics'"
+    import datasets
+    from citesum_nb.transfer import supervised_pairs
+    ds = datasets.Dataset.from_list([
+        {"id": "a", "src": "We study graphs.", "tgt": ["REF study graphs."], "title": "Graphs",
+         "discipline": {"venue": "", "journal": "", "mag_field_of_study": ["Computer Science", "Mathematics"]}},
+        {"id": "b", "src": "We fold proteins.", "tgt": ["REF fold proteins."], "title": "Folding",
+         "discipline": {"venue": "", "journal": "", "mag_field_of_study": ["Biology"]}}])
+    assert supervised_pairs(ds, "disci")["tgt"] == ["Computer Science", "Biology"]
+
+
+@pytest.mark.parametrize("raw", ["In REF , the authors show X .", "In REF, the authors show X.", "In REF the authors show X ."])
+def test_prompt_variant_never_yields_this_paper_in_comma(raw):
+    "A continuation that starts with the citation framing 'In REF ,' loses it (the authors' eval_tldr.py rule), after the prompt too"
+    out = finalize_prediction(raw, "prompt", prefix="This paper")
+    assert out.startswith("This paper ") and "In ," not in out and "In," not in out and not out.startswith("This paper In"), out
+    assert finalize_prediction(raw, "post_process") == "The authors show X."
+
+
+def test_bart_128shot_baseline_trains_on_unrewritten_targets_and_runs_record_the_rewrite(tmp_path, citesum_sample, tiny_model):
+    "Only CiTES few-shot uses 'We' -> 'This paper REF' (CiteSum §4.1); plain BART is trained on the targets as published"
+    for prof in ("", ".small"):
+        assert _spec(PARAMS/f"07_transfer.t6_bart_128shot{prof}.yaml")["rewrite_we"] is False
+        assert _spec(PARAMS/f"07_transfer.t6_cites_128shot{prof}.yaml")["rewrite_we"] is True
+    rewrites = {}
+    for exp in ("t6_bart_128shot", "t6_cites_32shot"):
+        spec = _spec(PARAMS/f"07_transfer.{exp}.small.yaml", out_dir=str(tmp_path/exp), data_dir=str(citesum_sample),
+                     seeds=[0], max_steps=1, eval_steps=1, model_name_or_path=str(tiny_model))
+        res = run_experiment(spec, **QUIET)
+        assert json.loads((tmp_path/exp/"experiment.json").read_text())["target_rewrite"] == res["target_rewrite"]
+        assert json.loads((tmp_path/exp/"seed_0"/"k_shot_sample.json").read_text())["target_rewrite"] == res["target_rewrite"]
+        rewrites[exp] = res["target_rewrite"]
+    assert rewrites == {"t6_bart_128shot": "none", "t6_cites_32shot": "We -> This paper REF (training targets only)"}
+
+
+def test_t6_oracle_uses_scitldr_selection(tmp_path, citesum_sample):
+    "Table 6's oracle row is SciTLDR's own selection (get_oracle_sents.py), and the run says so"
+    for prof in ("", ".small"): assert _spec(PARAMS/f"07_transfer.t6_oracle{prof}.yaml")["oracle_metric"] == "scitldr"
+    res = run_experiment(_spec(PARAMS/"07_transfer.t6_oracle.small.yaml", out_dir=str(tmp_path/"o"), data_dir=str(citesum_sample)), **QUIET)
+    assert res["generation"] == {"baseline": "oracle", "oracle_metric": "scitldr"}
+
+
+# Typed here from the CiteSum paper (EMNLP 2022), independently of params/published/citesum_tables.yaml
+PAPER = {("4", "Percentage"): {"rating_1": 10, "rating_2": 20, "rating_3": 28, "rating_4": 42},
+         ("5", "EXT-ORACLE"): (44.17, 27.22, 38.32), ("5", "Abs+Disci -> TLDR"): (42.01, 19.34, 33.72),
+         ("5", "Abs -> TLDR/Title/Disci (multi-task)"): (41.89, 19.51, 33.73), ("5", "Abs -> TLDR (PEGASUS-large)"): (41.56, 18.63, 33.45),
+         ("6", "CiTeS (post-processing)"): (43.4, 19.7, 34.8), ("6", "CiTeS (prompting, gold 3 tokens)"): (46.3, 27.4, 41.9),
+         ("6", "BART (128-shot)"): (42.1, 19.1, 33.4), ("6", "CATTS-XSUM"): (44.3, 21.3, 35.9), ("6", "EXT-ORACLE"): (47.7, 24.7, 38.5),
+         ("7", "CiTeS"): {"rougeL": 46.26, "macro_f1": 0.30, "weighted_f1": 0.78},
+         ("8", "CiTeS (100-shot)"): (41.45, 18.74, 33.29), ("8", "WikiTransfer (zero-shot)"): (31.85, 10.44, 23.75),
+         ("9", "CiTeS-Title (zero-shot)"): (27.87, 10.43, 24.56), ("9", "SEQ3"): (25.39, 8.21, 22.68)}
+
+
+def test_published_numbers_match_the_paper_typed_independently():
+    from citesum_nb.results import published_number, published_row
+    pub = load_published(PUBLISHED)
+    for (t, label), want in PAPER.items():
+        got = published_row(pub, t, label)["values"]
+        want = want if isinstance(want, dict) else dict(zip(("rouge1", "rouge2", "rougeL"), want))
+        assert {k: got[k] for k in want} == pytest.approx(want), (t, label)
+    assert published_number(pub, "kept_after_filter") == 21.8
+    assert published_number(pub, "post_filter_recall") == {"rouge1": 73.1, "rouge2": 39.4, "rougeL": 58.5}
+    assert published_number(pub, "citations_per_paper")["papers"] == 59707
+    for t in "56789":   # every row of Tables 5-9 has the paper's numbers and says where they are discussed
+        rows = pub["tables"][t]["rows"]
+        assert rows and all(r["values"] and r["verified"] and r["section"].startswith("§") for r in rows), t
+    with pytest.raises(CitesumError, match="no row 'Nope' in table 6"): published_row(pub, "6", "Nope")
+
+
+# Values of the authors' released scripts (github.com/morningmoni/CiteSum, script/), typed here from the scripts
+SCRIPTS = {  # experiment: (script, {setting: value})
+    "t6_bart_128shot": ("train_tldr_scratch_fewshot.sh", dict(lr=1e-5, max_steps=1600, eval_steps=32, early_stopping_patience=5,
+                                                               min_length=10, max_length=100, num_beams=1, eval_num_beams=1, batch_size=8)),
+    "t6_cites_32shot": ("train_tldr_transfer_fewshot.sh", dict(lr=1e-5, max_steps=1600, eval_steps=50, early_stopping_patience=5,
+                                                                min_length=10, max_length=45, num_beams=1, eval_num_beams=1, batch_size=8)),
+    "t6_cites_128shot": ("train_tldr_transfer_fewshot.sh", dict(lr=1e-5, max_steps=1600, eval_steps=50, early_stopping_patience=5,
+                                                                 min_length=10, max_length=45, num_beams=1, eval_num_beams=1)),
+    "t6_cites_zs_post": ("test_tldr.sh", dict(min_length=10, max_length=45, num_beams=1)),
+    "t6_cites_zs_prompt": ("test_tldr.sh", dict(min_length=10, max_length=45, num_beams=1)),
+    "t8_cites_10shot": ("train_xsum_transfer_fewshot.sh", dict(lr=5e-5, max_steps=1200, eval_steps=240, early_stopping_patience=3,
+                                                                min_length=11, max_length=62, num_beams=6, eval_num_beams=1, n_dev=1000)),
+    "t8_cites_100shot": ("train_xsum_transfer_fewshot.sh", dict(lr=5e-5, max_steps=1200, eval_steps=240, early_stopping_patience=3,
+                                                                 min_length=11, max_length=62, num_beams=6, eval_num_beams=1)),
+    "t8_cites_0shot": ("test_xsum.sh", dict(min_length=11, max_length=62, num_beams=4)),
+    "t9_cites_0shot": ("test_gigaword.sh", dict(min_length=4, max_length=24, num_beams=32)),
+}
+CITES_SCRIPT = dict(lr=2e-5, batch_size=8, max_steps=200000, eval_steps=5000, patience=5, num_beams=1, eval_num_beams=1,
+                    min_length=10, max_length=100)   # script/train_citesum.sh
+SETTING_KEYS = ("lr", "batch_size", "max_steps", "eval_steps", "early_stopping_patience", "patience", "num_beams", "eval_num_beams",
+                "min_length", "max_length", "n_dev", "precision", "seeds", "epochs", "max_target_length", "max_source_length")
+
+
+def _comments(path):
+    "key -> the comment on its line"
+    out = {}
+    for line in path.read_text().splitlines():
+        if line[:1].isalpha() and ":" in line: out[line.split(":", 1)[0]] = line.split("#", 1)[1] if "#" in line else ""
+    return out
+
+
+def test_settings_follow_the_authors_scripts_and_say_where_each_comes_from():
+    for exp, (script, want) in SCRIPTS.items():
+        spec = validate_spec({**_spec(PARAMS/f"07_transfer.{exp}.yaml"), "out_dir": "/x"})
+        assert {k: spec[k] for k in want} == want, exp
+        assert f"script/{script}" in PARAMS.joinpath(f"07_transfer.{exp}.yaml").read_text(), exp
+    full = yaml.safe_load((PARAMS/"06_train.full.yaml").read_text())
+    assert {k: full[k] for k in CITES_SCRIPT} == CITES_SCRIPT
+    # every training/generation setting of a full params file says where it comes from; no paper section is invented
+    for path in FULL + sorted(PARAMS.glob("06_train.*.yaml")):
+        if path.name.endswith(".small.yaml") or path.name in ("06_train.gpu.yaml",): continue
+        com = _comments(path)
+        for k in SETTING_KEYS:
+            if k in com: assert "script/" in com[k] or "our choice" in com[k] or "CiteSum" in com[k], f"{path.name}: {k} has no source"
+        assert "§5.1" not in path.read_text() and "4 beams" not in path.read_text(), path.name
+    from citesum_nb.transfer import GENERATION_PRESETS
+    assert all("script/" in p["source"] and "§" not in p["source"] for p in GENERATION_PRESETS.values())
+    assert GENERATION_PRESETS["citesum"]["num_beams"] == 1
