@@ -401,8 +401,8 @@ def _duplicates(ids)->dict:
     return {"count": int((vc - 1).sum()), "examples": list(vc.index[:5])}
 
 STAGES = ["papers_fulltext", "papers_metadata", "papers_metadata_with_abstract", "papers_with_related_work", "rw_sentences",
-          "sentences_no_citation", "sentences_multi_citation", "sentences_single_citation", "citation_unlinked",
-          "citation_bib_missing", "candidates_linked", "cited_not_in_corpus", "cited_abstract_missing", "cited_abstract_too_short",
+          "sentences_no_citation", "sentences_span_text_mismatch", "sentences_multi_citation", "sentences_single_citation",
+          "sentences_repeated_citation", "citation_unlinked", "citation_bib_missing", "candidates_linked", "cited_not_in_corpus", "cited_abstract_missing", "cited_abstract_too_short",
           "candidates_with_abstract", "rouge_below_threshold", "kept"]
 
 # %% ../nbs/03_build.ipynb #bf1d6aee

@@ -180,6 +180,11 @@ def _s(x) -> str:
 def _link(x) -> str|None:
     return None if x is None or x == "" or isinstance(x, (list, dict)) else str(x)
 
+def _last_names(authors) -> list:
+    "Last names of a bib entry's `authors` list (`{first, middle, last, suffix}` dicts); malformed entries skipped"
+    if not isinstance(authors, list): return []
+    return [a["last"] for a in authors if isinstance(a, dict) and isinstance(a.get("last"), str) and a["last"].strip()]
+
 def _clean_paragraphs(paras, pid:str, log:BadInputLog) -> list:
     "Paragraphs in the internal schema; bad paragraphs skipped, bad spans dropped (see above)"
     out = []
@@ -191,7 +196,8 @@ def _clean_paragraphs(paras, pid:str, log:BadInputLog) -> list:
             s, e = (c.get("start"), c.get("end")) if isinstance(c, dict) else (None, None)
             if type(s) is not int or type(e) is not int or s < 0 or e > n or e <= s:
                 bad += 1; continue
-            spans.append({"start": s, "end": e, "text": text[s:e], "ref_id": _link(c.get("ref_id"))})
+            own = c.get("text")   # the record's own text of the span: compared with text[s:e] downstream
+            spans.append({"start": s, "end": e, "text": own if isinstance(own, str) else text[s:e], "ref_id": _link(c.get("ref_id"))})
         if bad:
             log.add("span_out_of_range", pid, n=bad); log.add("paragraph_spans_dropped", pid); spans = []
         out.append({"section": _s(p.get("section")), "text": text, "cite_spans": spans})
@@ -213,7 +219,7 @@ def _parse_2020(d:dict, log:BadInputLog, where) -> dict|None:
     if isinstance(abs_, list): abstract = " ".join(p["text"] for p in abs_ if isinstance(p, dict) and isinstance(p.get("text"), str))
     else: abstract = ""
     if not abstract: abstract = _s(d.get("abstract") if isinstance(d.get("abstract"), str) else meta.get("abstract"))
-    bib = {str(k): {"title": _s(v.get("title")), "link": _link(v.get("link", v.get("links")))}
+    bib = {str(k): {"title": _s(v.get("title")), "link": _link(v.get("link", v.get("links"))), "authors": _last_names(v.get("authors"))}
            for k, v in bibs.items() if isinstance(v, dict)}
     fos = d.get("mag_field_of_study") or meta.get("mag_field_of_study") or []
     return {"paper_id": pid, "title": _s(d.get("title") or meta.get("title")), "abstract": abstract,
@@ -254,12 +260,14 @@ def _parse_api(d:dict, log:BadInputLog, where) -> dict|None:
     headers = sp("sectionheader"); h_starts = [h[0] for h in headers]
     refs = sp("bibref"); r_starts = [r[0] for r in refs]
     titles = sp("bibtitle"); t_starts = [t[0] for t in titles]
+    lasts = sp("bibauthorlastname"); l_starts = [t[0] for t in lasts]
     bib = {}
     for s, e, a in sp("bibentry"):
         if a.get("id") is None: continue
         j = bisect_left(t_starts, s)
         btitle = text[titles[j][0]:titles[j][1]] if j < len(titles) and titles[j][1] <= e else ""
-        bib[str(a["id"])] = {"title": btitle, "link": _link(a.get("matched_paper_id"))}
+        names = [text[l0:l1] for l0, l1, _ in lasts[bisect_left(l_starts, s):bisect_left(l_starts, e)] if l1 <= e]
+        bib[str(a["id"])] = {"title": btitle, "link": _link(a.get("matched_paper_id")), "authors": names}
     body = []
     for s, e, _ in sp("paragraph"):
         if any(a0 <= s and e <= a1 for a0, a1, _ in abstract_spans): continue
@@ -353,7 +361,7 @@ def _api_id(x:str): return int(x) if isinstance(x, str) and x.isdigit() else x
 
 def _to_api_record(p:dict) -> dict:
     parts, pos = [], 0
-    ann = {k: [] for k in ("title", "abstract", "sectionheader", "paragraph", "bibref", "bibentry", "bibtitle")}
+    ann = {k: [] for k in ("title", "abstract", "sectionheader", "paragraph", "bibref", "bibentry", "bibauthorlastname", "bibtitle")}
     def put(s:str, key:str|None, attrs:dict|None=None):
         nonlocal pos
         if key: ann[key].append({"start": pos, "end": pos + len(s), **({"attributes": attrs} if attrs else {})})
@@ -372,6 +380,7 @@ def _to_api_record(p:dict) -> dict:
                                   **({"attributes": {"ref_id": c["ref_id"]}} if c["ref_id"] is not None else {})})
     for rid, b in p.get("bib_entries", {}).items():
         start = pos
+        for name in b.get("authors", ()): put(name, "bibauthorlastname"); put(", ", None)
         if b.get("title"): put(b["title"], "bibtitle")
         ann["bibentry"].append({"start": start, "end": pos, "attributes": {"id": rid, "matched_paper_id": _api_id(b["link"])}})
         sep()
