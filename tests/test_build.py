@@ -555,3 +555,19 @@ def test_interrupted_build_leaves_nothing(tmp_path, sig):
     time.sleep(1)
     alive = [k.pid for k in kids if k.is_running() and k.status() != psutil.STATUS_ZOMBIE]
     assert not alive, f"processes left behind: {alive}"
+
+
+def test_defaults_agree():
+    "The notebook's parameters, build_citesum's defaults and citesum build's options are the same knobs with the same defaults"
+    import inspect
+    import papermill as pm
+    from citesum_nb.build import _build_parser, build_citesum
+    nb = {k: v["default"] for k, v in pm.inspect_notebook(str(Path(__file__).resolve().parents[1]/"nbs"/"03_build.ipynb")).items()}
+    lib = {k: v.default for k, v in inspect.signature(build_citesum).parameters.items()}
+    cli = vars(_build_parser().parse_args(["--out", "x"]))
+    for k in ("max_abstract_chars", "validate_json", "seed", "with_aic", "use_stemmer", "splitter", "thresholds", "split_ratios", "fmt"):
+        assert eval(nb[k]) == (list(lib[k]) if isinstance(lib[k], tuple) else lib[k]), k
+    assert cli["max_abstract_chars"] == lib["max_abstract_chars"] and cli["validate_json"] == lib["validate_json"]
+    assert cli["seed"] == lib["seed"] and cli["no_aic"] != lib["with_aic"] and cli["no_stemmer"] != lib["use_stemmer"]
+    assert cli["splitter"] == lib["splitter"] and cli["format"] == lib["fmt"]
+    assert tuple(float(x) for x in cli["thresholds"].split(",")) == lib["thresholds"]
