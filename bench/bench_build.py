@@ -101,7 +101,7 @@ def child_build(corpus: str, out: str, mode: str, workers: int, splitter: str) -
     mode = mode.removesuffix("-noaic")
     if mode == "synchronous":
         t = time.time()
-        rep = build_citesum(corpus, out, scheduler="synchronous", progress=False, splitter=splitter, with_aic=with_aic)
+        rep = build_citesum(corpus, out, scheduler="synchronous", progress=False, splitter=splitter, with_aic=with_aic, overwrite=True)
         res["seconds"] = round(time.time() - t, 3)
         res["worker_peak_rss_mb"] = [round(_worker_peak_rss_mb(), 1)]
     else:
@@ -112,7 +112,7 @@ def child_build(corpus: str, out: str, mode: str, workers: int, splitter: str) -
         client = Client(cluster)
         res["cluster_start_s"] = round(time.time() - t, 3)
         t = time.time()
-        rep = build_citesum(corpus, out, scheduler=cluster.scheduler_address, progress=False, splitter=splitter, with_aic=with_aic)
+        rep = build_citesum(corpus, out, scheduler=cluster.scheduler_address, progress=False, splitter=splitter, with_aic=with_aic, overwrite=True)
         res["seconds"] = round(time.time() - t, 3)
         res["worker_peak_rss_mb"] = sorted(round(v, 1) for v in client.run(_worker_peak_rss_mb).values())
         client.close(); cluster.close()

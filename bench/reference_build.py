@@ -10,15 +10,18 @@ paragraph, and `rouge-score` for the quality filter. It has the semantics of `ci
   numbering; the synthetic benchmark corpus only uses arabic numbers.)
 * Sentences: no sentence boundary may cut a citation span (boundaries inside or touching a span are removed),
   sentences are whitespace-stripped; a span belongs to the sentence where it starts.
-* Exactly one citation span in the sentence (unresolved spans count); its bib entry must exist and be linked.
-* The cited paper must be in the corpus (metadata or full text, any shard) with an abstract of >= 100 characters
-  (the metadata abstract, else the full text's abstract paragraphs joined by a space, stripped).
-* The span becomes `REF`; author names before a numeric marker ("Taigman et al. [8]") are part of it.
-* ROUGE-1/2/L recall (x100, `rouge-score`, Porter stemming on) of the sentence with `REF` removed (the target)
+* A sentence with a citation span whose own text is not `paragraph[start:end]` is dropped.
+* The sentence cites exactly one work (spans of one linked paper, or of one bib entry, are one work; a span without
+  ref_id is a work of its own); its bib entry must exist and be linked.
+* The cited paper must have a metadata record, and an abstract of 100 to 4,000 characters (the metadata abstract,
+  else the full text's abstract paragraphs joined by a space, stripped).
+* Every span of the cited paper becomes `REF`; author names before a span that names no author ("Taigman et al.
+  [8]") are part of it.
+* ROUGE-1/2/L recall (x100, `rouge-score`, Porter stemming on) of the sentence with every `REF` removed (the target)
   against the cited abstract (the prediction) >= 50/20/40.
 * Duplicate (citing paper, sentence, cited paper) candidates count once.
 
-Shared with the library, on purpose: `citesum_nb.citations.replace_citation` (the REF rule above, a regular
+Shared with the library, on purpose: `citesum_nb.citations.replace_citations` (the REF rule above, a regular
 expression over author names that a reference should not re-derive) and, with `--splitter fast`, the library's
 rule-based splitter `citesum_nb.citations.split_sentences` (the benchmark plugs the same splitter into both
 builds to check that they keep identical examples). Parsing, Related Work detection, the spaCy splitting, the
@@ -33,7 +36,9 @@ from pathlib import Path
 
 from rouge_score import rouge_scorer
 
-from citesum_nb.citations import replace_citation
+from citesum_nb.citations import replace_citations
+
+REF = re.compile(r"(?<![A-Z])REF(?![A-Z])")   # the REF placeholder, also glued to a word; not the REF of "PREFIX"
 
 RW = re.compile(r"related\s+work", re.I)
 NUM = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+\S")
@@ -89,23 +94,32 @@ def fast_splitter():
     return lambda text, spans: split_sentences(text, spans)
 
 
+def work_of(c: dict, bib: dict, k: int):
+    "What a span cites: its linked paper, else its bib entry, else itself"
+    rid = c.get("ref_id")
+    if rid is None: return ("span", k)
+    link = bib[rid].get("link") if rid in bib else None
+    return ("paper", str(link)) if link not in (None, "") and not isinstance(link, (list, dict)) else ("entry", rid)
+
+
 def reference_build(s2orc_dir, splitter: str = "spacy", thresholds=(50, 20, 40), use_stemmer: bool = True,
-                    min_abstract_chars: int = 100) -> dict:
+                    min_abstract_chars: int = 100, max_abstract_chars: int = 4000) -> dict:
     "Build CiteSum the plain way; returns {'stages', 'examples' (kept), 'candidates', 'timings_s', 'peak_rss_mb'}"
     t0 = time.time()
     d = Path(s2orc_dir)
     split = spacy_splitter() if splitter == "spacy" else fast_splitter()
     st = dict.fromkeys(["papers_fulltext", "papers_metadata", "papers_with_related_work", "rw_sentences",
-                        "sentences_no_citation", "sentences_multi_citation", "sentences_single_citation",
-                        "citation_bib_missing", "citation_unlinked", "candidates_linked", "cited_not_in_corpus",
-                        "cited_abstract_missing", "cited_abstract_too_short", "rouge_below_threshold", "kept"], 0)
-    abstracts, known = {}, set()  # the dict of all abstracts, and every paper id seen
+                        "sentences_no_citation", "sentences_span_text_mismatch", "sentences_multi_citation",
+                        "sentences_single_citation", "citation_bib_missing", "citation_unlinked", "candidates_linked",
+                        "cited_not_in_corpus", "cited_metadata_missing", "cited_abstract_missing", "cited_abstract_too_short",
+                        "cited_abstract_too_long", "rouge_below_threshold", "kept"], 0)
+    abstracts, known, with_meta = {}, set(), set()  # the dict of all abstracts, every paper id seen, those with metadata
     for f in shard_files(d/"metadata"):
         with open_lines(f) as fh:
             for line in fh:
                 if not line.strip(): continue
                 m = json.loads(line); st["papers_metadata"] += 1
-                pid = str(m["paper_id"]); known.add(pid)
+                pid = str(m["paper_id"]); known.add(pid); with_meta.add(pid)
                 if m.get("abstract"): abstracts[pid] = m["abstract"]
     t_meta = time.time()
     cands, seen = [], set()
@@ -132,18 +146,23 @@ def reference_build(s2orc_dir, splitter: str = "spacy", thresholds=(50, 20, 40),
                     for c in spans:
                         members[max(0, bisect.bisect_right(starts, c["start"]) - 1)].append(c)
                     for (s, e), cs in zip(sents, members):
-                        if len(cs) != 1:
-                            st["sentences_no_citation" if not cs else "sentences_multi_citation"] += 1; continue
+                        if not cs: st["sentences_no_citation"] += 1; continue
+                        if any(c.get("text") is not None and text[c["start"]:c["end"]] != c["text"] for c in cs):
+                            st["sentences_span_text_mismatch"] += 1; continue
+                        works = {work_of(c, bib, k) for k, c in enumerate(cs)}
+                        if len(works) > 1: st["sentences_multi_citation"] += 1; continue
                         st["sentences_single_citation"] += 1
-                        c = cs[0]; rid = c.get("ref_id")
-                        if rid is not None and rid not in bib: st["citation_bib_missing"] += 1; continue
-                        link = bib[rid].get("link") if rid is not None else None
-                        if link in (None, "") or isinstance(link, (list, dict)): st["citation_unlinked"] += 1; continue
-                        e = max(e, c["end"]); sentence = text[s:e]
+                        kind, link = works.pop()
+                        if kind == "entry" and link not in bib: st["citation_bib_missing"] += 1; continue
+                        if kind != "paper": st["citation_unlinked"] += 1; continue
+                        e = max(e, *(c["end"] for c in cs)); sentence = text[s:e]
                         key = (pid, sentence, str(link))
                         if key in seen: continue
                         seen.add(key); st["candidates_linked"] += 1
-                        tgt, cite_text = replace_citation(sentence, c["start"] - s, c["end"] - s)
+                        authors = [a["last"] for c in cs for a in bib[c["ref_id"]].get("authors") or []
+                                   if isinstance(a, dict) and isinstance(a.get("last"), str) and a["last"].strip()]
+                        tgt, cited = replace_citations(sentence, [(c["start"] - s, c["end"] - s) for c in cs], authors)
+                        cite_text = " | ".join(cited)
                         cands.append({"citing_paper_id": pid, "cited_id": str(link), "section": para.get("section") or "",
                                       "sentence": sentence, "tgt": tgt, "citation_text": cite_text})
     t_scan = time.time()
@@ -152,10 +171,12 @@ def reference_build(s2orc_dir, splitter: str = "spacy", thresholds=(50, 20, 40),
     for c in cands:
         cid = c["cited_id"]; a = (abstracts.get(cid) or "").strip()
         if cid not in known: c["drop_reason"] = "cited_not_in_corpus"
+        elif cid not in with_meta: c["drop_reason"] = "cited_metadata_missing"
         elif not a: c["drop_reason"] = "cited_abstract_missing"
         elif len(a) < min_abstract_chars: c["drop_reason"] = "cited_abstract_too_short"
+        elif len(a) > max_abstract_chars: c["drop_reason"] = "cited_abstract_too_long"
         else:
-            sc = scorer.score(target=" ".join(w for w in c["tgt"].split() if w != "REF"), prediction=a)
+            sc = scorer.score(target=REF.sub(" ", c["tgt"]), prediction=a)
             c["r1"], c["r2"], c["rl"] = (100 * sc[k].recall for k in ("rouge1", "rouge2", "rougeL"))
             ok = c["r1"] >= thresholds[0] and c["r2"] >= thresholds[1] and c["rl"] >= thresholds[2]
             c["drop_reason"] = "" if ok else "rouge_below_threshold"

@@ -1,5 +1,6 @@
 "`citesum build` end to end: the bundled sample, a local Dask cluster, bad input, and real ACL papers."
-import gzip, json
+import gzip, json, shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -122,12 +123,17 @@ def test_bad_input_is_counted_not_fatal(tmp_path):
     assert rep["stages"]["kept"] > 0
 
 
-def test_real_acl_papers(tmp_path):
+@pytest.fixture(scope="module")
+def cs_build(tmp_path_factory):
+    "The real CL-SciSumm corpus built on a 2-worker LocalCluster: (output folder, report)"
+    out = tmp_path_factory.mktemp("clscisumm")/"cs"
+    citesum("build", "--s2orc", need_shared("clscisumm"), "--out", out, "--workers", "2", "--quiet")
+    return out, json.loads((out/"report.json").read_text())
+
+
+def test_real_acl_papers(cs_build):
     "CL-SciSumm papers in S2ORC format: real Related Work sections with linked single-citation sentences"
-    data = need_shared("clscisumm")
-    out = tmp_path/"cs"
-    r = citesum("build", "--s2orc", data, "--out", out, "--workers", "2", "--quiet")
-    rep = json.loads((out/"report.json").read_text())
+    out, rep = cs_build
     st = rep["stages"]
     print(json.dumps(st, indent=1))
     assert st["papers_fulltext"] == 1175 and st["papers_metadata"] == 1175
@@ -212,3 +218,356 @@ def test_raw_reader_on_real_papers():
     outcome = {name: check(b) for name, b in records}
     assert all(v == "read" for k, v in outcome.items() if k.startswith("s2orc_20200705")), outcome
     assert all(v == "refused" for k, v in outcome.items() if not k.startswith("s2orc_20200705")), outcome
+
+
+# ------------------------------------------------------------------ the ROUGE-recall filter, the report's arithmetic
+def test_recall_ignores_every_ref():
+    "Every REF is removed before tokenising: a sentence ending '... tokenization REF.' scores as the sentence without it"
+    from citesum_nb.build import RecallScorer
+    abstract = "We present a tokenization method for Chinese word segmentation, and it improves parsing."
+    sc = RecallScorer(True)
+    base = sc("Word segmentation is solved by tokenization.", abstract)
+    for s in ["Word segmentation is solved by tokenization REF.",
+              "Word segmentation (REF) is solved by tokenization REF, REF.", "REF: word segmentation is solved by REF tokenization."]:
+        assert sc(s, abstract) == base, s
+    assert sc("Word segmentation is solved as in inREF.", abstract) == sc("Word segmentation is solved as in in.", abstract)
+    assert sc("PREFIX segmentation", abstract) != sc("segmentation", abstract)   # a word that contains REF keeps it
+
+
+def test_stored_recall_is_rouge_score_of_the_sentence_without_ref(cs_build):
+    "Every candidate's rouge_recall is rouge-score's (stemmed) recall of the sentence with every REF removed"
+    import re
+    from rouge_score import rouge_scorer
+    out, rep = cs_build
+    ref = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
+    cands = [json.loads(l) for l in (out/"candidates.jsonl").read_text().splitlines()]
+    scored = [c for c in cands if c["rouge_recall"]["r1"] is not None]
+    assert len(scored) == rep["stages"]["candidates_with_abstract"] > 100
+    for c in scored:
+        sc = ref.score(target=re.sub(r"(?<![A-Z])REF(?![A-Z])", " ", c["tgt"]), prediction=c["src"])
+        want = {k: round(100 * sc[m].recall, 2) for k, m in (("r1", "rouge1"), ("r2", "rouge2"), ("rl", "rougeL"))}
+        assert c["rouge_recall"] == want, (c["id"], c["tgt"], c["rouge_recall"], want)
+    assert any("REF." in c["tgt"] or "REF," in c["tgt"] or "REF)" in c["tgt"] for c in scored)
+
+
+STAGE_SUMS = {"rw_sentences": ["sentences_no_citation", "sentences_span_text_mismatch", "sentences_multi_citation",
+                               "sentences_single_citation"],
+              "sentences_single_citation": ["citation_unlinked", "citation_bib_missing", "candidates_linked"],
+              "candidates_linked": ["candidates_duplicate", "cited_not_in_corpus", "cited_metadata_missing",
+                                    "cited_abstract_missing", "cited_abstract_too_short", "cited_abstract_too_long",
+                                    "candidates_with_abstract"],
+              "candidates_with_abstract": ["rouge_below_threshold", "kept"]}
+
+
+def check_arithmetic(out):
+    "The report's stage counts add up, and agree with candidates.jsonl and the splits"
+    rep = json.loads((Path(out)/"report.json").read_text())
+    st = rep["stages"]
+    for total, parts in STAGE_SUMS.items():
+        assert st[total] == sum(st[p] for p in parts), (total, st[total], {p: st[p] for p in parts})
+    assert st["sentences_repeated_citation"] <= st["sentences_single_citation"]
+    cands = [json.loads(l) for l in (Path(out)/"candidates.jsonl").read_text().splitlines()]
+    assert len(cands) == st["candidates_linked"] - st["candidates_duplicate"]
+    reasons = Counter(c["drop_reason"] for c in cands)
+    for r in STAGE_SUMS["candidates_linked"][1:-1] + ["rouge_below_threshold"]: assert reasons.get(r, 0) == st[r], r
+    assert reasons[None] == st["kept"] == sum(v["examples"] for v in rep["splits"].values())
+    assert rep["stages_add_up"] is True
+    return rep
+
+
+def test_stage_counts_add_up(cs_build, sample_build, tmp_path):
+    check_arithmetic(cs_build[0]); check_arithmetic(sample_build[0])
+    # a citing paper whose full text is in two shards: its candidates are duplicates, removed and counted
+    corpus = _corpus(tmp_path)
+    rw = next(l for l in _lines(corpus/"pdf_parses"/"pdf_parses_0.jsonl.gz") if b'"Related Work"' in l and b'"link": "' in l)
+    _put(corpus/"pdf_parses"/"pdf_parses_1.jsonl.gz", _lines(corpus/"pdf_parses"/"pdf_parses_1.jsonl.gz") + [rw])
+    _build(corpus, tmp_path/"o")
+    rep = check_arithmetic(tmp_path/"o")
+    assert rep["stages"]["candidates_duplicate"] > 0 and rep["bad_input"]["duplicate_paper_id_fulltext"]["count"] == 1
+
+
+def test_long_cited_abstracts_are_a_drop_reason(cs_build, tmp_path):
+    "Cited 'abstracts' longer than --max-abstract-chars (default 4,000) are dropped with their own reason"
+    out, rep = cs_build
+    cands = [json.loads(l) for l in (out/"candidates.jsonl").read_text().splitlines()]
+    assert rep["settings"]["max_abstract_chars"] == 4000
+    assert rep["stages"]["cited_abstract_too_long"] == sum(len(c["src"]) > 4000 for c in cands)
+    assert all(len(c["src"]) <= 4000 for c in cands if c["drop_reason"] in (None, "rouge_below_threshold"))
+    _build(need_shared("clscisumm"), tmp_path/"o", "--max-abstract-chars", "900")
+    rep2 = check_arithmetic(tmp_path/"o")
+    assert rep2["stages"]["cited_abstract_too_long"] > rep["stages"]["cited_abstract_too_long"]
+    long = [json.loads(l) for l in (tmp_path/"o"/"candidates.jsonl").read_text().splitlines()]
+    assert {c["drop_reason"] for c in long if len(c["src"]) > 900} == {"cited_abstract_too_long"}
+    assert "cited_abstract_too_long" in (tmp_path/"o"/"report.md").read_text()
+
+
+# ------------------------------------------------------------------ damaged corpora, made from the real CL-SciSumm files
+def _corpus(tmp_path, name="cs"):
+    "A copy of the real CL-SciSumm corpus (2 metadata + 2 pdf_parses shards) in `tmp_path`, to damage"
+    src, dst = need_shared("clscisumm"), tmp_path/name
+    for sub in ("metadata", "pdf_parses"):
+        (dst/sub).mkdir(parents=True)
+        for f in sorted((src/sub).glob("*.jsonl.gz")): shutil.copyfile(f, dst/sub/f.name)
+    return dst
+
+
+def _lines(path): return gzip.decompress(Path(path).read_bytes()).splitlines(keepends=True)
+def _put(path, lines): Path(path).write_bytes(gzip.compress(b"".join(lines)))
+
+
+def _build(corpus, out, *args, check=True):
+    return citesum("build", "--s2orc", corpus, "--out", out, "--scheduler", "synchronous", "--quiet", *args, check=check)
+
+
+def _report(out): return json.loads((Path(out)/"report.json").read_text())
+
+
+def _bad_row(out, reason):
+    "The row of `reason` in report.md's bad-input table"
+    return next(l for l in (Path(out)/"report.md").read_text().splitlines() if l.startswith(f"| {reason} |"))
+
+
+def test_truncated_shard(tmp_path):
+    "An interrupted download: every complete line before the damage is kept, the shard is named with its line count"
+    import zlib
+    corpus = _corpus(tmp_path)
+    f = corpus/"pdf_parses"/"pdf_parses_0.jsonl.gz"
+    data = f.read_bytes()[:int(f.stat().st_size * 0.6)]
+    f.write_bytes(data)
+    complete = zlib.decompressobj(31).decompress(data).count(b"\n")
+    r = _build(corpus, tmp_path/"o")
+    rep = check_arithmetic(tmp_path/"o")
+    bad = rep["bad_input"]["counts"]
+    assert bad.get("shard_truncated") == 1 and "malformed_json" not in bad, bad
+    assert rep["bad_input"]["examples"]["shard_truncated"] == [f"pdf_parses/pdf_parses_0.jsonl.gz: {complete} lines read"]
+    assert rep["stages"]["papers_fulltext"] == complete + len(_lines(corpus/"pdf_parses"/"pdf_parses_1.jsonl.gz"))
+    assert "pdf_parses/pdf_parses_0.jsonl.gz" in r.stderr and "truncated" in r.stderr and rep["stages"]["kept"] > 0
+    assert _bad_row(tmp_path/"o", "shard_truncated") == f"| shard_truncated | 1 | pdf_parses/pdf_parses_0.jsonl.gz: {complete} lines read |"
+
+
+@pytest.mark.parametrize("damage", ["corrupt", "trailing"])
+def test_corrupt_shard(tmp_path, damage):
+    "Corrupt gzip data, or bytes after the gzip stream: counted with the shard's name, the other shards processed"
+    corpus = _corpus(tmp_path)
+    f = corpus/("pdf_parses/pdf_parses_1.jsonl.gz" if damage == "corrupt" else "metadata/metadata_0.jsonl.gz")
+    data = bytearray(f.read_bytes())
+    if damage == "corrupt": data[len(data) // 2:len(data) // 2 + 64] = bytes(64)
+    else: data += b"these bytes are not gzip"
+    f.write_bytes(bytes(data))
+    r = _build(corpus, tmp_path/"o")
+    rep = check_arithmetic(tmp_path/"o")
+    ex = rep["bad_input"]["examples"]["shard_corrupt"]
+    assert rep["bad_input"]["counts"]["shard_corrupt"] == 1 and len(ex) == 1 and ex[0].startswith(f"{f.parent.name}/{f.name}: ")
+    assert f.name in r.stderr and "Traceback" not in r.stderr
+    n0 = len(_lines(corpus/"pdf_parses"/"pdf_parses_0.jsonl.gz"))
+    if damage == "corrupt": assert n0 <= rep["stages"]["papers_fulltext"] < 1175
+    else: assert rep["stages"]["papers_metadata"] == 1175 and rep["stages"]["papers_fulltext"] == 1175
+    assert rep["stages"]["kept"] > 0
+
+
+def test_unpaired_and_empty_shards(tmp_path):
+    "A metadata shard without its pdf_parses shard (and the reverse), a zero-byte shard: reported by name"
+    corpus = _corpus(tmp_path)
+    (corpus/"pdf_parses"/"pdf_parses_1.jsonl.gz").unlink()
+    (corpus/"metadata"/"metadata_2.jsonl.gz").write_bytes(b"")          # zero bytes, and no pdf_parses_2 either
+    shutil.copyfile(corpus/"pdf_parses"/"pdf_parses_0.jsonl.gz", corpus/"pdf_parses"/"pdf_parses_3.jsonl.gz")
+    _build(corpus, tmp_path/"o")
+    rep = check_arithmetic(tmp_path/"o")
+    ex = rep["bad_input"]["examples"]
+    assert sorted(ex["shard_unpaired"]) == ["metadata/metadata_1.jsonl.gz", "metadata/metadata_2.jsonl.gz",
+                                            "pdf_parses/pdf_parses_3.jsonl.gz"], ex
+    assert ex["shard_empty"] == ["metadata/metadata_2.jsonl.gz"]
+    assert "metadata/metadata_1.jsonl.gz" in _bad_row(tmp_path/"o", "shard_unpaired")
+
+
+def test_cited_metadata_missing(tmp_path):
+    "Examples whose cited paper has no metadata record are dropped with a reason, never written with an empty title"
+    corpus = _corpus(tmp_path)
+    (corpus/"metadata"/"metadata_1.jsonl.gz").unlink()
+    _build(corpus, tmp_path/"o")
+    rep = check_arithmetic(tmp_path/"o")
+    assert rep["stages"]["cited_metadata_missing"] > 0 and rep["stages"]["kept"] > 0
+    assert rep["bad_input"]["examples"]["shard_unpaired"] == ["pdf_parses/pdf_parses_1.jsonl.gz"]
+    assert all(e["title"] and e["discipline"]["mag_field_of_study"] for s in SPLITS for e in _load(tmp_path/"o")[s])
+
+
+def test_shifted_cite_spans(tmp_path, cs_build):
+    "A cite span whose text is not paragraph[start:end]: its sentence is dropped and counted, the rest of the paper stays"
+    from citesum_nb.citations import citation_sentences
+    from citesum_nb.s2orc import BadInputLog, parse_fulltext
+    corpus = _corpus(tmp_path)
+    f = corpus/"pdf_parses"/"pdf_parses_0.jsonl.gz"
+    lines = _lines(f)
+    def sentences(line): return list(citation_sentences(parse_fulltext(line, "s2orc-2020", BadInputLog())))
+    k = next(k for k, l in enumerate(lines) if b'"Related Work"' in l and len(sentences(l)) >= 2)
+    rec, first = json.loads(lines[k]), sentences(lines[k])[0]
+    para = next(p for p in rec["body_text"] if first["sentence"] in p["text"])
+    i = para["text"].index(first["sentence"])
+    span = next(c for c in para["cite_spans"] if i <= c["start"] < i + len(first["sentence"]))
+    span["start"] += 2; span["end"] += 2
+    lines[k] = json.dumps(rec).encode() + b"\n"
+    _put(f, lines)
+    _build(corpus, tmp_path/"o")
+    rep = check_arithmetic(tmp_path/"o")
+    assert rep["bad_input"]["counts"]["span_text_mismatch"] == 1
+    assert rep["bad_input"]["examples"]["span_text_mismatch"] == [rec["paper_id"]]
+    mine = lambda out: Counter(json.loads(l)["tgt"] for l in (out/"candidates.jsonl").read_text().splitlines()
+                               if json.loads(l)["citing_paper_id"] == rec["paper_id"])
+    assert mine(tmp_path/"o") == mine(cs_build[0]) - Counter([first["tgt"]])
+
+
+def _cited_papers(cs_build):
+    "Ids of cited papers with a kept example, split by whether they have a Related Work section themselves"
+    from citesum_nb.s2orc import has_related_work
+    cited = {e["paper_id"] for s in SPLITS for e in _load(cs_build[0])[s]}
+    rw, plain = [], []
+    for f in ("pdf_parses_0.jsonl.gz", "pdf_parses_1.jsonl.gz"):
+        for l in _lines(need_shared("clscisumm")/"pdf_parses"/f):
+            pid = json.loads(l)["paper_id"]
+            if pid in cited: (rw if has_related_work(l, "s2orc-2020") else plain).append(pid)
+    return rw, plain
+
+
+def _damage(corpus, pid, how):
+    "Damage the full-text line of `pid`: invalid UTF-8 or broken JSON, in its introduction or in another section"
+    for f in sorted((corpus/"pdf_parses").glob("*.gz")):
+        lines = _lines(f)
+        for k, l in enumerate(lines):
+            if json.loads(l)["paper_id"] != pid: continue
+            rec = json.loads(l)
+            where = "introduction" if how.endswith("intro") else "method"
+            para = next((p for p in rec["body_text"] if where in p["section"].lower()), None) or rec["body_text"][len(rec["body_text"]) // 2]
+            marker = "\u2603DAMAGE\u2603"
+            para["text"] = para["text"][:20] + marker + para["text"][20:]
+            line = json.dumps(rec, ensure_ascii=False).encode()
+            bad = b"\xff\xfe" if how.startswith("utf8") else b'", "oops'
+            lines[k] = line.replace(marker.encode(), bad, 1) + b"\n"
+            _put(f, lines); return
+    raise AssertionError(pid)
+
+
+@pytest.mark.parametrize("how", ["utf8_intro", "utf8_body", "json_intro"])
+def test_damaged_lines_counted_the_same_way(tmp_path, cs_build, how):
+    "Invalid UTF-8 or broken JSON: counted by reason, in a paper with Related Work and in one without"
+    rw, plain = _cited_papers(cs_build)
+    assert rw and plain
+    corpus = _corpus(tmp_path)
+    for pid in (rw[0], plain[0]): _damage(corpus, pid, how)
+    _build(corpus, tmp_path/"o")
+    rep = check_arithmetic(tmp_path/"o")
+    reason = "invalid_utf8" if how.startswith("utf8") else "malformed_json"
+    assert rep["bad_input"]["counts"].get(reason) == 2, rep["bad_input"]
+    assert sorted(rep["bad_input"]["examples"][reason]) == sorted([rw[0], plain[0]])
+
+
+def test_broken_json_anywhere_with_validate_json(tmp_path, cs_build):
+    "--validate-json parses every full-text line in full: broken JSON in any section is counted in every paper"
+    rw, plain = _cited_papers(cs_build)
+    corpus = _corpus(tmp_path)
+    for pid in (rw[0], plain[0]): _damage(corpus, pid, "json_body")
+    _build(corpus, tmp_path/"o", "--validate-json")
+    rep = check_arithmetic(tmp_path/"o")
+    assert sorted(rep["bad_input"]["examples"]["malformed_json"]) == sorted([rw[0], plain[0]])
+
+
+def test_pretty_printed_json_is_one_clear_error(tmp_path):
+    corpus = tmp_path/"pretty"
+    for sub in ("metadata", "pdf_parses"): (corpus/sub).mkdir(parents=True)
+    rec = json.loads(_lines(need_shared("clscisumm")/"pdf_parses"/"pdf_parses_0.jsonl.gz")[0])
+    (corpus/"pdf_parses"/"pdf_parses_0.json").write_text(json.dumps(rec, indent=2))
+    (corpus/"metadata"/"metadata_0.json").write_text(json.dumps([{"paper_id": rec["paper_id"], "title": "x"}], indent=2))
+    r = _build(corpus, tmp_path/"o", check=False)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "one JSON record per line" in r.stderr and "pdf_parses" in r.stderr
+    assert not (tmp_path/"o").exists()
+
+
+def test_duplicate_metadata_records(tmp_path, cs_build):
+    corpus = _corpus(tmp_path)
+    cited = sorted({e["paper_id"] for s in SPLITS for e in _load(cs_build[0])[s]})
+    meta = corpus/"metadata"/"metadata_0.jsonl.gz"
+    dups = [l for l in _lines(meta) if json.loads(l)["paper_id"] in cited]
+    assert dups
+    _put(corpus/"metadata"/"metadata_1.jsonl.gz", _lines(corpus/"metadata"/"metadata_1.jsonl.gz") + dups[:1])
+    _build(corpus, tmp_path/"o")
+    rep = check_arithmetic(tmp_path/"o")
+    assert rep["bad_input"]["duplicate_paper_id_metadata"] == {"count": 1, "examples": [json.loads(dups[0])["paper_id"]]}
+    assert "Duplicate metadata records (of cited papers): 1 (" in (tmp_path/"o"/"report.md").read_text()
+
+
+# ------------------------------------------------------------------ --strict, --out, interruptions
+def test_strict_and_the_damage_summary(tmp_path):
+    corpus = _corpus(tmp_path)
+    f = corpus/"pdf_parses"/"pdf_parses_0.jsonl.gz"
+    f.write_bytes(f.read_bytes()[:f.stat().st_size // 2])
+    r = _build(corpus, tmp_path/"o")
+    summary = [l for l in r.stderr.splitlines() if "damaged input" in l]
+    assert r.returncode == 0 and len(summary) == 1 and "shard_truncated 1" in summary[0], r.stderr
+    r = _build(corpus, tmp_path/"s", "--strict", check=False)
+    assert r.returncode == 1 and (tmp_path/"s"/"report.json").exists() and "damaged input" in r.stderr
+    clean = _build(need_shared("clscisumm"), tmp_path/"c", "--strict")
+    assert "damaged input" not in clean.stderr
+
+
+def test_out_folder_is_never_clobbered(tmp_path):
+    out = tmp_path/"out"; out.mkdir()
+    (out/"notes.txt").write_text("mine"); (out/"hf").mkdir(); (out/"hf"/"keep.bin").write_bytes(b"x")
+    for extra in ([], ["--overwrite"]):
+        r = citesum("build", "--out", out, "--scheduler", "synchronous", "--quiet", *extra, check=False)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+        assert (out/"notes.txt").read_text() == "mine" and (out/"hf"/"keep.bin").exists()
+    assert "--overwrite" in r.stderr or "notes.txt" in r.stderr
+    prev = tmp_path/"prev"
+    citesum("build", "--out", prev, "--scheduler", "synchronous", "--quiet")
+    r = citesum("build", "--out", prev, "--scheduler", "synchronous", "--quiet", "--seed", "3", check=False)
+    assert r.returncode == 2 and "--overwrite" in r.stderr and _report(prev)["settings"]["seed"] == 0
+    citesum("build", "--out", prev, "--scheduler", "synchronous", "--quiet", "--seed", "3", "--overwrite")
+    assert _report(prev)["settings"]["seed"] == 3
+    empty = tmp_path/"empty"; empty.mkdir()
+    citesum("build", "--out", empty, "--scheduler", "synchronous", "--quiet")
+    assert (empty/"report.json").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty", "out", "prev"], "no temporary folder is left behind"
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_interrupted_build_leaves_nothing(tmp_path, sig):
+    "SIGINT (Ctrl-C: the whole process group) or SIGTERM: one line, no output folder, no temporary folder, no process"
+    import os, signal, subprocess, sys, time
+    import psutil
+    corpus = _corpus(tmp_path)
+    for k in (2, 3):   # a larger corpus, so that the build is still running when the signal comes
+        for sub in ("metadata", "pdf_parses"): shutil.copyfile(corpus/sub/f"{sub}_0.jsonl.gz", corpus/sub/f"{sub}_{k}.jsonl.gz")
+    exe = Path(sys.executable).with_name("citesum")
+    p = subprocess.Popen([str(exe), "build", "--s2orc", str(corpus), "--out", str(tmp_path/"o"), "--workers", "2", "--quiet"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc, kids, t0 = psutil.Process(p.pid), [], time.time()
+    while time.time() - t0 < 120 and p.poll() is None:   # until the workers are up and the first pass has begun
+        kids = proc.children(recursive=True)
+        if len(kids) >= 2 and any((d/"_work").exists() for d in tmp_path.glob(".o.*")): break
+        time.sleep(0.02)
+    assert p.poll() is None, "the build ended before it could be interrupted"
+    if sig == "SIGINT": os.killpg(p.pid, signal.SIGINT)
+    else: p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode != 0
+    assert len(err.strip().splitlines()) == 1 and "interrupted" in err, err
+    assert sorted(d.name for d in tmp_path.iterdir()) == ["cs"], "neither the output nor a temporary folder is left"
+    time.sleep(1)
+    alive = [k.pid for k in kids if k.is_running() and k.status() != psutil.STATUS_ZOMBIE]
+    assert not alive, f"processes left behind: {alive}"
+
+
+def test_defaults_agree():
+    "The notebook's parameters, build_citesum's defaults and citesum build's options are the same knobs with the same defaults"
+    import inspect
+    import papermill as pm
+    from citesum_nb.build import _build_parser, build_citesum
+    nb = {k: v["default"] for k, v in pm.inspect_notebook(str(Path(__file__).resolve().parents[1]/"nbs"/"03_build.ipynb")).items()}
+    lib = {k: v.default for k, v in inspect.signature(build_citesum).parameters.items()}
+    cli = vars(_build_parser().parse_args(["--out", "x"]))
+    for k in ("max_abstract_chars", "validate_json", "seed", "with_aic", "use_stemmer", "splitter", "thresholds", "split_ratios", "fmt"):
+        assert eval(nb[k]) == (list(lib[k]) if isinstance(lib[k], tuple) else lib[k]), k
+    assert cli["max_abstract_chars"] == lib["max_abstract_chars"] and cli["validate_json"] == lib["validate_json"]
+    assert cli["seed"] == lib["seed"] and cli["no_aic"] != lib["with_aic"] and cli["no_stemmer"] != lib["use_stemmer"]
+    assert cli["splitter"] == lib["splitter"] and cli["format"] == lib["fmt"]
+    assert tuple(float(x) for x in cli["thresholds"].split(",")) == lib["thresholds"]

@@ -64,7 +64,7 @@ def test_bad_input_is_counted_not_raised(tmp_path):
     good, bad_span = papers
     assert good["title"] == "Good" and good["venue"] == "ACL" and good["journal"] == "" and good["fields_of_study"] == []
     assert good["abstract"] == "Abstract of 1."
-    assert good["bib_entries"]["BIBREF1"] == {"title": "B", "link": None}
+    assert good["bib_entries"]["BIBREF1"] == {"title": "B", "link": None, "authors": []}
     assert bad_span["body_text"][0]["cite_spans"] == []  # the paragraph with a bad span keeps no span
     assert json.loads(json.dumps(log.to_dict()))["duplicate_paper_id"] == {"count": 1, "examples": ["1"]}
 
@@ -130,7 +130,7 @@ def test_api_record_conversion():
     assert [q["section"] for q in p["body_text"]] == ["2 Related Work", "2.1 More"]
     assert p["body_text"][0]["cite_spans"] == [{"start": 11, "end": 14, "text": "[1]", "ref_id": "b0"}]
     assert [c["ref_id"] for c in p["body_text"][1]["cite_spans"]] == ["b1", None]
-    assert p["bib_entries"] == {"b0": {"title": "Ref one", "link": "99"}, "b1": {"title": "", "link": None}}
+    assert p["bib_entries"] == {"b0": {"title": "Ref one", "link": "99", "authors": []}, "b1": {"title": "", "link": None, "authors": []}}
     assert has_related_work(json.dumps(rec).encode(), "s2-api") and fast_paper_id(json.dumps(rec).encode()) == "7"
     # a bibref crossing the paragraph end, a broken annotation, a record without text
     ann["bibref"].append({"start": text.index("exists."), "end": text.index("2.1")})
