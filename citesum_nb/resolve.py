@@ -11,7 +11,7 @@ __all__ = ['PAPER_WINDOWS', 'PAPER_REPRESENTATIONS', 'STOP_WORDS', 'CITATION_COL
            'collection_refs', 'resolve_batch', 'resolve_corpus', 'results_table', 'paper_ordering', 'load_table1',
            'beside_paper', 'results_by_min_refs', 'plot_accuracy', 'resolve_cli']
 
-# %% ../nbs/09_citation_resolution.ipynb #d3dac6d1
+# %% ../nbs/09_citation_resolution.ipynb #afadd15f
 import argparse, contextlib, functools, json, math, re, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +30,7 @@ from .core import CitesumError, ensure_dir, sample_corpus_dir, save_table
 from .params import StageParams, add_cli_options
 from .s2orc import BadInputLog, find_shards, iter_fulltext, iter_metadata, read_lines
 
-# %% ../nbs/09_citation_resolution.ipynb #303ea71a
+# %% ../nbs/09_citation_resolution.ipynb #a0ca5e46
 class Representation(NamedTuple):
     "A document representation parsed from its name"
     name: str               # canonical name, e.g. "inlink_context20+passage350"
@@ -66,7 +66,7 @@ def parse_window(text:str)->tuple:
         raise CitesumError(f"bad window {text!r}: expected LEFT:RIGHT word counts such as 10:5 (not both 0)")
     return int(m[1]), int(m[2])
 
-# %% ../nbs/09_citation_resolution.ipynb #d9d3e9cc
+# %% ../nbs/09_citation_resolution.ipynb #33f084fa
 PAPER_WINDOWS = ["5:5", "10:10", "10:5", "20:20", "30:30"]
 PAPER_REPRESENTATIONS = ["full_text", "title_abstract", "passage250", "passage350", "passage400", "inlink_context10",
                          "inlink_context20", "inlink_context30", "inlink_context20+full_text", "inlink_context20+title_abstract",
@@ -110,7 +110,7 @@ class ResolveParams(StageParams):
         self.require("workers", self.workers >= 0, "must be 0 (one per core) or more")
         self.require("docs_per_task", self.docs_per_task >= 1, "must be at least 1")
 
-# %% ../nbs/09_citation_resolution.ipynb #631478fe
+# %% ../nbs/09_citation_resolution.ipynb #c0b3d0ad
 STOP_WORDS = frozenset(ENGLISH_STOP_WORDS)
 _WORD = re.compile(r"[^\W_]+")
 
@@ -134,7 +134,7 @@ def terms(tokens:list)->list:
     "Index terms of `tokens`: stop words removed, the rest Porter-stemmed"
     return [s for s in stems(tokens) if s is not None]
 
-# %% ../nbs/09_citation_resolution.ipynb #2e1474d4
+# %% ../nbs/09_citation_resolution.ipynb #5a026897
 _GROUP_GAP = re.compile(r"[\s,;]*(?:(?:and|or|&)[\s,;]*)?", re.I)
 
 def paper_stream(paper:dict,  # internal paper record (`citesum_nb.s2orc`)
@@ -157,7 +157,7 @@ def paper_stream(paper:dict,  # internal paper record (`citesum_nb.s2orc`)
         toks += words(text[done:])
     return {"paper_id": paper["paper_id"], "words": " ".join(toks), "cites": cites}
 
-# %% ../nbs/09_citation_resolution.ipynb #1cd9574c
+# %% ../nbs/09_citation_resolution.ipynb #51f1bf8b
 def resolvable_citations(stream:dict,  # from `paper_stream`
                          refs:set,     # the candidates: the document's collection-internal references
                         )->list:
@@ -179,7 +179,7 @@ def window_terms(stemmed:list,  # `stems` of the stream's words (None for stop w
     "Query terms: `left` words before the group and `right` words after it, stop words removed after cutting"
     return [s for s in stemmed[max(0, first - left):first] + stemmed[last:last + right] if s is not None]
 
-# %% ../nbs/09_citation_resolution.ipynb #8d7df2d4
+# %% ../nbs/09_citation_resolution.ipynb #3d2b435d
 def passages(n:int,  # words in the text
              k:int,  # passage length in words (at least 2)
             )->list:
@@ -203,7 +203,7 @@ def prepare_paper(paper:dict,   # `{title_abstract, words}`: space-joined words 
     st = vocab.ids(stems(paper["words"].split()))
     return {"title_abstract": vocab.ids(terms(paper["title_abstract"].split())), "full_text": st[st >= 0], "stemmed": st}
 
-# %% ../nbs/09_citation_resolution.ipynb #63cc86a3
+# %% ../nbs/09_citation_resolution.ipynb #4a0e8bf6
 def inlink_contexts(streams:dict,  # paper id -> `paper_stream` of every paper of the corpus
                     max_w:int,     # words to keep each side
                    )->dict:
@@ -227,7 +227,7 @@ def inlink_terms(contexts:list,  # `(citing id, words before, words after)` of o
     return terms([t for citing, before, after in contexts if citing not in exclude
                   for t in (before if after is None else before[-w:] + after[:w])])
 
-# %% ../nbs/09_citation_resolution.ipynb #9e6276b5
+# %% ../nbs/09_citation_resolution.ipynb #a8506434
 def candidate_units(rep:Representation,  # from `parse_representation`
                     cand:dict,           # from `prepare_paper`
                     inlink=None,         # the candidate's inlink term ids (for external and mixed representations)
@@ -241,7 +241,7 @@ def candidate_units(rep:Representation,  # from `parse_representation`
     else: units = [cand[rep.internal]]
     return [np.concatenate([inlink, u]) for u in units] if rep.inlink_w else units
 
-# %% ../nbs/09_citation_resolution.ipynb #c4e576ca
+# %% ../nbs/09_citation_resolution.ipynb #3901fdd4
 def _counts(bags:list, n:int)->sp.csr_matrix:
     "Count matrix (bags × n terms) of bags of term ids"
     idx = np.concatenate(bags) if bags else np.zeros(0, np.int64)
@@ -280,7 +280,7 @@ def candidate_scores(bags:list,     # per candidate, its bags of term ids (`cand
     s = _unit_scores([u for b in bags for u in b], queries, scorer)
     return np.maximum.reduceat(s, np.cumsum([0] + sizes[:-1]), axis=1) if len(queries) else s.reshape(0, len(bags))
 
-# %% ../nbs/09_citation_resolution.ipynb #ec1388a9
+# %% ../nbs/09_citation_resolution.ipynb #1071cec8
 def hit_credit(scores,    # one score per candidate
                gold:list,  # indices of the citation group's members among the candidates
                n:int=1,    # group size: a hit is any member among the first n
@@ -303,7 +303,7 @@ def random_credit(n_candidates:int,  # |R|: the test document's collection-inter
     "Expected success of a random ranking under the multi-citation rule: 1 - C(|R|-n, n) / C(|R|, n)"
     return 1.0 if n >= n_candidates else 1.0 - math.comb(n_candidates - n, n) / math.comb(n_candidates, n)
 
-# %% ../nbs/09_citation_resolution.ipynb #238620c5
+# %% ../nbs/09_citation_resolution.ipynb #f1143fab
 CITATION_COLUMNS = ["doc_id", "query", "cited_id", "group_size", "n_candidates", "representation", "window", "scorer", "credit"]
 
 def resolve_document(doc:dict,          # `paper_stream` of the test document plus `refs`, its candidates
@@ -334,7 +334,7 @@ def resolve_document(doc:dict,          # `paper_stream` of the test document pl
                     rows.append((doc["paper_id"], qi, q["cited"], n, len(refs), rep.name, w, scorer, hit_credit(sc[wi, qi], gold[qi], n)))
     return rows
 
-# %% ../nbs/09_citation_resolution.ipynb #4c4d434c
+# %% ../nbs/09_citation_resolution.ipynb #627012df
 def scan_fulltext(path, fmt:str)->tuple:
     "One full-text shard: (paper id -> {words, cites, refs, title, abstract}, BadInputLog)"
     log, out = BadInputLog(), {}
@@ -356,7 +356,7 @@ def dask_compute(tasks:list, scheduler:str="synchronous", workers:int=0, progres
     bar = ProgressBar(minimum=1.0, out=sys.stderr) if progress else contextlib.nullcontext()
     with bar: return list(dask.compute(*tasks, **kw))
 
-# %% ../nbs/09_citation_resolution.ipynb #6deedcac
+# %% ../nbs/09_citation_resolution.ipynb #b7ed7e5d
 @dataclass
 class Corpus:
     "What citation resolution needs of an S2ORC corpus, from one pass"
@@ -388,7 +388,7 @@ def gather_corpus(s2orc_dir=None,  # S2ORC folder; None or "" for the bundled sa
     cit = citance_contexts(extra_inlinks, papers, log) if extra_inlinks else {}
     return Corpus(papers, log, str(Path(s2orc_dir or sample_corpus_dir())), cit)
 
-# %% ../nbs/09_citation_resolution.ipynb #24e7eade
+# %% ../nbs/09_citation_resolution.ipynb #7917325b
 _AUTHOR_YEAR = re.compile(r"\([^()]*\b(?:1[89]|20)\d\d[a-z]?\b[^()]*\)"
                           r"|\b[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?\s*\((?:1[89]|20)\d\d[a-z]?\)")
 
@@ -411,7 +411,7 @@ def citance_contexts(path,           # JSONL(.gz) of {paper_id, citing_paper_id,
         out.setdefault(cited, []).append((citing, words(_AUTHOR_YEAR.sub(" ", d["citance"])), None))
     return out
 
-# %% ../nbs/09_citation_resolution.ipynb #5f699064
+# %% ../nbs/09_citation_resolution.ipynb #110fddf1
 def collection_refs(paper:dict, papers:dict)->list:
     "The paper's collection-internal references: its distinct links to other papers of `papers`"
     return [r for r in paper["refs"] if r in papers and r != paper["paper_id"]]
@@ -434,7 +434,7 @@ def _no_citation(corpus:Corpus, min_refs:int, n_docs:int)->CitesumError:
            f"({linked} references link to a paper of the folder)")
     return CitesumError(f"no resolvable citation in {corpus.path}: {why}; try a smaller min_refs or a larger corpus")
 
-# %% ../nbs/09_citation_resolution.ipynb #b1e35afe
+# %% ../nbs/09_citation_resolution.ipynb #da89ab9d
 def resolve_corpus(corpus:Corpus, p:ResolveParams)->pd.DataFrame:
     "Per-citation results (CITATION_COLUMNS) of every test document of `corpus`; `CitesumError` when there is nothing to resolve"
     docs = [pid for pid, x in corpus.papers.items() if len(collection_refs(x, corpus.papers)) >= p.min_refs]
@@ -456,7 +456,7 @@ def resolve_corpus(corpus:Corpus, p:ResolveParams)->pd.DataFrame:
     rows = [r for part in dask_compute(tasks, p.scheduler, p.workers, p.progress) for r in part]
     return pd.DataFrame(rows, columns=CITATION_COLUMNS)
 
-# %% ../nbs/09_citation_resolution.ipynb #8d05f22f
+# %% ../nbs/09_citation_resolution.ipynb #41baf99f
 def results_table(per_citation:pd.DataFrame,  # rows of `resolve_corpus`
                   min_refs:int=1,              # keep test documents with at least this many candidates
                  )->pd.DataFrame:
@@ -470,7 +470,7 @@ def results_table(per_citation:pd.DataFrame,  # rows of `resolve_corpus`
                n_citations=("credit", "size")).reset_index())
     return t.assign(min_refs=min_refs)
 
-# %% ../nbs/09_citation_resolution.ipynb #4420e3fd
+# %% ../nbs/09_citation_resolution.ipynb #3d4924ad
 def paper_ordering(table:pd.DataFrame)->pd.DataFrame:
     "Per scorer: the best accuracy of each type and internal kind (over representations and windows), and the paper's orderings"
     rows = []
@@ -486,7 +486,7 @@ def paper_ordering(table:pd.DataFrame)->pd.DataFrame:
         rows.append(b)
     return pd.DataFrame(rows)
 
-# %% ../nbs/09_citation_resolution.ipynb #b085b51f
+# %% ../nbs/09_citation_resolution.ipynb #58ba7d24
 def load_table1(path)->pd.DataFrame:
     "The paper's Table 1 as rows (label, representation, window, accuracy); the file's source and notes in `.attrs`"
     path = Path(path)
@@ -507,7 +507,7 @@ def beside_paper(table:pd.DataFrame, published:pd.DataFrame)->pd.DataFrame:
     out = published.rename(columns={"accuracy": "published"}).merge(ours.reset_index(), on=["representation", "window"], how="left")
     return out.assign(random_baseline=float(table["random_baseline"].iloc[0]) if len(table) else float("nan"))
 
-# %% ../nbs/09_citation_resolution.ipynb #1a86bd34
+# %% ../nbs/09_citation_resolution.ipynb #34466846
 def results_by_min_refs(corpus:Corpus, p:ResolveParams, per_citation:pd.DataFrame|None=None)->pd.DataFrame:
     "`results_table` for every threshold of `p.report_min_refs` (from one run, unless inlinks exclude every test document)"
     out = []
@@ -520,7 +520,7 @@ def results_by_min_refs(corpus:Corpus, p:ResolveParams, per_citation:pd.DataFram
         if len(tab): out.append(tab)
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
 
-# %% ../nbs/09_citation_resolution.ipynb #1f94f56b
+# %% ../nbs/09_citation_resolution.ipynb #6f948d1b
 def plot_accuracy(table:pd.DataFrame)->"plt.Figure":
     "Accuracy by representation × window, one panel per scorer, with the random baseline drawn"
     import seaborn as sns
@@ -537,7 +537,7 @@ def plot_accuracy(table:pd.DataFrame)->"plt.Figure":
                       f"(min_refs {table['min_refs'].iloc[0]})", y=1.02, fontsize=10)
     return g.figure
 
-# %% ../nbs/09_citation_resolution.ipynb #0b89d703
+# %% ../nbs/09_citation_resolution.ipynb #8cc6c664
 _CLI_FIELDS = ["s2orc_dir", "fmt", "min_refs", "windows", "representations", "scorers", "inlinks_exclude", "extra_inlinks",
                "scheduler", "workers", "docs_per_task"]
 _JSON_KEYS = ["scorer", "representation", "window", "accuracy", "random_baseline", "n_docs", "n_citations"]
