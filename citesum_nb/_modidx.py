@@ -239,7 +239,6 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                     'citesum_nb.resolve._bm25': ('citation_resolution.html#_bm25', 'citesum_nb/resolve.py'),
                                     'citesum_nb.resolve._counts': ('citation_resolution.html#_counts', 'citesum_nb/resolve.py'),
                                     'citesum_nb.resolve._no_citation': ('citation_resolution.html#_no_citation', 'citesum_nb/resolve.py'),
-                                    'citesum_nb.resolve._porter': ('citation_resolution.html#_porter', 'citesum_nb/resolve.py'),
                                     'citesum_nb.resolve._stem': ('citation_resolution.html#_stem', 'citesum_nb/resolve.py'),
                                     'citesum_nb.resolve._unit_scores': ('citation_resolution.html#_unit_scores', 'citesum_nb/resolve.py'),
                                     'citesum_nb.resolve.beside_paper': ('citation_resolution.html#beside_paper', 'citesum_nb/resolve.py'),
