@@ -11,7 +11,7 @@ __all__ = ['PAPER_WINDOWS', 'PAPER_REPRESENTATIONS', 'STOP_WORDS', 'CITATION_COL
            'collection_refs', 'resolve_batch', 'resolve_corpus', 'results_table', 'paper_ordering', 'load_table1',
            'beside_paper', 'results_by_min_refs', 'plot_accuracy', 'resolve_cli']
 
-# %% ../nbs/09_citation_resolution.ipynb #185e3c0c
+# %% ../nbs/09_citation_resolution.ipynb #b5e9e49d
 import argparse, contextlib, json, math, re, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +30,7 @@ from .core import CitesumError, ensure_dir, sample_corpus_dir, save_table
 from .params import StageParams, add_cli_options
 from .s2orc import BadInputLog, find_shards, iter_fulltext, iter_metadata, read_lines
 
-# %% ../nbs/09_citation_resolution.ipynb #6a94950f
+# %% ../nbs/09_citation_resolution.ipynb #0353fff3
 class Representation(NamedTuple):
     "A document representation parsed from its name"
     name: str               # canonical name, e.g. "inlink_context20+passage350"
@@ -66,7 +66,7 @@ def parse_window(text:str)->tuple:
         raise CitesumError(f"bad window {text!r}: expected LEFT:RIGHT word counts such as 10:5 (not both 0)")
     return int(m[1]), int(m[2])
 
-# %% ../nbs/09_citation_resolution.ipynb #32004f6e
+# %% ../nbs/09_citation_resolution.ipynb #af3c59d9
 PAPER_WINDOWS = ["5:5", "10:10", "10:5", "20:20", "30:30"]
 PAPER_REPRESENTATIONS = ["full_text", "title_abstract", "passage250", "passage350", "passage400", "inlink_context10",
                          "inlink_context20", "inlink_context30", "inlink_context20+full_text", "inlink_context20+title_abstract",
@@ -110,7 +110,7 @@ class ResolveParams(StageParams):
         self.require("workers", self.workers >= 0, "must be 0 (one per core) or more")
         self.require("docs_per_task", self.docs_per_task >= 1, "must be at least 1")
 
-# %% ../nbs/09_citation_resolution.ipynb #519f0124
+# %% ../nbs/09_citation_resolution.ipynb #4cb5e981
 STOP_WORDS = frozenset(ENGLISH_STOP_WORDS)
 _WORD = re.compile(r"[^\W_]+")
 _PORTER, _STEMS = [], {}   # the stemmer, made on first use (importing nltk takes a second and a half), and its results
@@ -138,7 +138,7 @@ def terms(tokens:list)->list:
     "Index terms of `tokens`: stop words removed, the rest Porter-stemmed"
     return [s for s in stems(tokens) if s is not None]
 
-# %% ../nbs/09_citation_resolution.ipynb #c737730d
+# %% ../nbs/09_citation_resolution.ipynb #77d755cf
 _GROUP_GAP = re.compile(r"[\s,;]*(?:(?:and|or|&)[\s,;]*)?", re.I)
 
 def paper_stream(paper:dict,  # internal paper record (`citesum_nb.s2orc`)
@@ -161,7 +161,7 @@ def paper_stream(paper:dict,  # internal paper record (`citesum_nb.s2orc`)
         toks += words(text[done:])
     return {"paper_id": paper["paper_id"], "words": " ".join(toks), "cites": cites}
 
-# %% ../nbs/09_citation_resolution.ipynb #61d08710
+# %% ../nbs/09_citation_resolution.ipynb #8415b55a
 def resolvable_citations(stream:dict,  # from `paper_stream`
                          refs:set,     # the candidates: the document's collection-internal references
                         )->list:
@@ -183,7 +183,7 @@ def window_terms(stemmed:list,  # `stems` of the stream's words (None for stop w
     "Query terms: `left` words before the group and `right` words after it, stop words removed after cutting"
     return [s for s in stemmed[max(0, first - left):first] + stemmed[last:last + right] if s is not None]
 
-# %% ../nbs/09_citation_resolution.ipynb #24c8e38d
+# %% ../nbs/09_citation_resolution.ipynb #7abbc8a4
 def passages(n:int,  # words in the text
              k:int,  # passage length in words (at least 2)
             )->list:
@@ -207,7 +207,7 @@ def prepare_paper(paper:dict,   # `{title_abstract, words}`: space-joined words 
     st = vocab.ids(stems(paper["words"].split()))
     return {"title_abstract": vocab.ids(terms(paper["title_abstract"].split())), "full_text": st[st >= 0], "stemmed": st}
 
-# %% ../nbs/09_citation_resolution.ipynb #50d4e68f
+# %% ../nbs/09_citation_resolution.ipynb #d194dfe6
 def inlink_contexts(streams:dict,  # paper id -> `paper_stream` of every paper of the corpus
                     max_w:int,     # words to keep each side
                    )->dict:
@@ -231,7 +231,7 @@ def inlink_terms(contexts:list,  # `(citing id, words before, words after)` of o
     return terms([t for citing, before, after in contexts if citing not in exclude
                   for t in (before if after is None else before[-w:] + after[:w])])
 
-# %% ../nbs/09_citation_resolution.ipynb #fe478600
+# %% ../nbs/09_citation_resolution.ipynb #af63b83e
 def candidate_units(rep:Representation,  # from `parse_representation`
                     cand:dict,           # from `prepare_paper`
                     inlink=None,         # the candidate's inlink term ids (for external and mixed representations)
@@ -245,7 +245,7 @@ def candidate_units(rep:Representation,  # from `parse_representation`
     else: units = [cand[rep.internal]]
     return [np.concatenate([inlink, u]) for u in units] if rep.inlink_w else units
 
-# %% ../nbs/09_citation_resolution.ipynb #2dd65174
+# %% ../nbs/09_citation_resolution.ipynb #6bdc9a55
 def _counts(bags:list, n:int)->sp.csr_matrix:
     "Count matrix (bags × n terms) of bags of term ids"
     idx = np.concatenate(bags) if bags else np.zeros(0, np.int64)
@@ -284,7 +284,7 @@ def candidate_scores(bags:list,     # per candidate, its bags of term ids (`cand
     s = _unit_scores([u for b in bags for u in b], queries, scorer)
     return np.maximum.reduceat(s, np.cumsum([0] + sizes[:-1]), axis=1) if len(queries) else s.reshape(0, len(bags))
 
-# %% ../nbs/09_citation_resolution.ipynb #6ea5534e
+# %% ../nbs/09_citation_resolution.ipynb #14a79276
 def hit_credit(scores,    # one score per candidate
                gold:list,  # indices of the citation group's members among the candidates
                n:int=1,    # group size: a hit is any member among the first n
@@ -307,7 +307,7 @@ def random_credit(n_candidates:int,  # |R|: the test document's collection-inter
     "Expected success of a random ranking under the multi-citation rule: 1 - C(|R|-n, n) / C(|R|, n)"
     return 1.0 if n >= n_candidates else 1.0 - math.comb(n_candidates - n, n) / math.comb(n_candidates, n)
 
-# %% ../nbs/09_citation_resolution.ipynb #0873471b
+# %% ../nbs/09_citation_resolution.ipynb #4f6572c5
 CITATION_COLUMNS = ["doc_id", "query", "cited_id", "group_size", "n_candidates", "representation", "window", "scorer", "credit"]
 
 def resolve_document(doc:dict,          # `paper_stream` of the test document plus `refs`, its candidates
@@ -338,7 +338,7 @@ def resolve_document(doc:dict,          # `paper_stream` of the test document pl
                     rows.append((doc["paper_id"], qi, q["cited"], n, len(refs), rep.name, w, scorer, hit_credit(sc[wi, qi], gold[qi], n)))
     return rows
 
-# %% ../nbs/09_citation_resolution.ipynb #564c0555
+# %% ../nbs/09_citation_resolution.ipynb #ce5fd66c
 def scan_fulltext(path, fmt:str)->tuple:
     "One full-text shard: (paper id -> {words, cites, refs, title, abstract}, BadInputLog)"
     log, out = BadInputLog(), {}
@@ -360,7 +360,7 @@ def dask_compute(tasks:list, scheduler:str="synchronous", workers:int=0, progres
     bar = ProgressBar(minimum=1.0, out=sys.stderr) if progress else contextlib.nullcontext()
     with bar: return list(dask.compute(*tasks, **kw))
 
-# %% ../nbs/09_citation_resolution.ipynb #24491039
+# %% ../nbs/09_citation_resolution.ipynb #a19c685d
 @dataclass
 class Corpus:
     "What citation resolution needs of an S2ORC corpus, from one pass"
@@ -392,7 +392,7 @@ def gather_corpus(s2orc_dir=None,  # S2ORC folder; None or "" for the bundled sa
     cit = citance_contexts(extra_inlinks, papers, log) if extra_inlinks else {}
     return Corpus(papers, log, str(Path(s2orc_dir or sample_corpus_dir())), cit)
 
-# %% ../nbs/09_citation_resolution.ipynb #367a2b69
+# %% ../nbs/09_citation_resolution.ipynb #1f2db3c4
 _AUTHOR_YEAR = re.compile(r"\([^()]*\b(?:1[89]|20)\d\d[a-z]?\b[^()]*\)"
                           r"|\b[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?\s*\((?:1[89]|20)\d\d[a-z]?\)")
 
@@ -415,7 +415,7 @@ def citance_contexts(path,           # JSONL(.gz) of {paper_id, citing_paper_id,
         out.setdefault(cited, []).append((citing, words(_AUTHOR_YEAR.sub(" ", d["citance"])), None))
     return out
 
-# %% ../nbs/09_citation_resolution.ipynb #134f4fa4
+# %% ../nbs/09_citation_resolution.ipynb #62478649
 def collection_refs(paper:dict, papers:dict)->list:
     "The paper's collection-internal references: its distinct links to other papers of `papers`"
     return [r for r in paper["refs"] if r in papers and r != paper["paper_id"]]
@@ -438,7 +438,7 @@ def _no_citation(corpus:Corpus, min_refs:int, n_docs:int)->CitesumError:
            f"({linked} references link to a paper of the folder)")
     return CitesumError(f"no resolvable citation in {corpus.path}: {why}; try a smaller min_refs or a larger corpus")
 
-# %% ../nbs/09_citation_resolution.ipynb #e1e4b77b
+# %% ../nbs/09_citation_resolution.ipynb #5522b42e
 def resolve_corpus(corpus:Corpus, p:ResolveParams)->pd.DataFrame:
     "Per-citation results (CITATION_COLUMNS) of every test document of `corpus`; `CitesumError` when there is nothing to resolve"
     docs = [pid for pid, x in corpus.papers.items() if len(collection_refs(x, corpus.papers)) >= p.min_refs]
@@ -460,7 +460,7 @@ def resolve_corpus(corpus:Corpus, p:ResolveParams)->pd.DataFrame:
     rows = [r for part in dask_compute(tasks, p.scheduler, p.workers, p.progress) for r in part]
     return pd.DataFrame(rows, columns=CITATION_COLUMNS)
 
-# %% ../nbs/09_citation_resolution.ipynb #14aeb8fe
+# %% ../nbs/09_citation_resolution.ipynb #06293075
 def results_table(per_citation:pd.DataFrame,  # rows of `resolve_corpus`
                   min_refs:int=1,              # keep test documents with at least this many candidates
                  )->pd.DataFrame:
@@ -474,7 +474,7 @@ def results_table(per_citation:pd.DataFrame,  # rows of `resolve_corpus`
                n_citations=("credit", "size")).reset_index())
     return t.assign(min_refs=min_refs)
 
-# %% ../nbs/09_citation_resolution.ipynb #2446bd82
+# %% ../nbs/09_citation_resolution.ipynb #7ba45990
 def paper_ordering(table:pd.DataFrame)->pd.DataFrame:
     "Per scorer: the best accuracy of each type and internal kind (over representations and windows), and the paper's orderings"
     rows = []
@@ -490,7 +490,7 @@ def paper_ordering(table:pd.DataFrame)->pd.DataFrame:
         rows.append(b)
     return pd.DataFrame(rows)
 
-# %% ../nbs/09_citation_resolution.ipynb #22e39510
+# %% ../nbs/09_citation_resolution.ipynb #7fc2aca4
 def load_table1(path)->pd.DataFrame:
     "The paper's Table 1 as rows (label, representation, window, accuracy); the file's source and notes in `.attrs`"
     path = Path(path)
@@ -511,7 +511,7 @@ def beside_paper(table:pd.DataFrame, published:pd.DataFrame)->pd.DataFrame:
     out = published.rename(columns={"accuracy": "published"}).merge(ours.reset_index(), on=["representation", "window"], how="left")
     return out.assign(random_baseline=float(table["random_baseline"].iloc[0]) if len(table) else float("nan"))
 
-# %% ../nbs/09_citation_resolution.ipynb #000366f9
+# %% ../nbs/09_citation_resolution.ipynb #4f5b0eb0
 def results_by_min_refs(corpus:Corpus, p:ResolveParams, per_citation:pd.DataFrame|None=None)->pd.DataFrame:
     "`results_table` for every threshold of `p.report_min_refs` (from one run, unless inlinks exclude every test document)"
     out = []
@@ -524,7 +524,7 @@ def results_by_min_refs(corpus:Corpus, p:ResolveParams, per_citation:pd.DataFram
         if len(tab): out.append(tab)
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
 
-# %% ../nbs/09_citation_resolution.ipynb #b19a2b11
+# %% ../nbs/09_citation_resolution.ipynb #4c8d7b20
 def plot_accuracy(table:pd.DataFrame)->"plt.Figure":
     "Accuracy by representation × window, one panel per scorer, with the random baseline drawn"
     import seaborn as sns
@@ -544,7 +544,7 @@ def plot_accuracy(table:pd.DataFrame)->"plt.Figure":
                       f"(min_refs {table['min_refs'].iloc[0]})", y=1.02, fontsize=10)
     return g.figure
 
-# %% ../nbs/09_citation_resolution.ipynb #101c0aaa
+# %% ../nbs/09_citation_resolution.ipynb #4e81acad
 _CLI_FIELDS = ["s2orc_dir", "fmt", "min_refs", "windows", "representations", "scorers", "inlinks_exclude", "extra_inlinks",
                "scheduler", "workers", "docs_per_task"]
 _JSON_KEYS = ["scorer", "representation", "window", "accuracy", "random_baseline", "n_docs", "n_citations"]
