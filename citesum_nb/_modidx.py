@@ -157,6 +157,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                   'citesum_nb.cloze.split_instances': ('cloze.html#split_instances', 'citesum_nb/cloze.py'),
                                   'citesum_nb.cloze.table1_beside_paper': ('cloze.html#table1_beside_paper', 'citesum_nb/cloze.py'),
                                   'citesum_nb.cloze.topic_of': ('cloze.html#topic_of', 'citesum_nb/cloze.py'),
+                                  'citesum_nb.cloze.word_tokens': ('cloze.html#word_tokens', 'citesum_nb/cloze.py'),
                                   'citesum_nb.cloze.write_cloze_dataset': ('cloze.html#write_cloze_dataset', 'citesum_nb/cloze.py')},
             'citesum_nb.cloze_baselines': { 'citesum_nb.cloze_baselines.ClozeBaselinesParams': ( 'cloze_baselines.html#clozebaselinesparams',
                                                                                                  'citesum_nb/cloze_baselines.py'),
