@@ -9,7 +9,7 @@ __all__ = ['SCORE_KEYS', 'ORACLE_METRICS', 'SYSTEMS', 'BASELINES', 'BUILD_OPTION
            'sumfocus_distribution', 'sumfocus_select', 'InstanceTokens', 'take_until', 'extract', 'sumfocus_grid',
            'score_selections', 'search_sumfocus', 'run_baselines', 'results_table', 'significance_table', 'cloze_cli']
 
-# %% ../nbs/11a_cloze_baselines.ipynb #0e028502
+# %% ../nbs/11a_cloze_baselines.ipynb #8db6940b
 import argparse, json, math, time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -24,7 +24,7 @@ from .params import StageParams, add_cli_options
 from .evaluate import CachedTokenizer, paired_significance, per_example_rouge, rouge_scores
 from .cloze import SPLITS, ClozeParams, build_cloze, cloze_report_markdown, published_numbers, word_tokens
 
-# %% ../nbs/11a_cloze_baselines.ipynb #5878b5e2
+# %% ../nbs/11a_cloze_baselines.ipynb #1432178c
 @dataclass
 class ClozeBaselinesParams(StageParams):
     "Parameters of the summary-cloze baselines (nbs/11a_cloze_baselines.ipynb)"
@@ -52,7 +52,7 @@ class ClozeBaselinesParams(StageParams):
 
 SCORE_KEYS = tuple(f"{t}{s}" for t in ("rouge1", "rouge2", "rougeL") for s in ("", "_r"))
 
-# %% ../nbs/11a_cloze_baselines.ipynb #f9106b6d
+# %% ../nbs/11a_cloze_baselines.ipynb #a1a12932
 def load_cloze(data_dir,           # a folder written by `build_cloze` / `citesum cloze build`
                split:str="test",   # train, val (or validation, dev) or test
               )->list:
@@ -70,7 +70,7 @@ def document_sentences(x:dict)->list:
     "The sentences of an instance's documents, document after document"
     return [s for d in x["documents"] for s in d["sentences"]]
 
-# %% ../nbs/11a_cloze_baselines.ipynb #fe57f12e
+# %% ../nbs/11a_cloze_baselines.ipynb #215c4eb6
 def first_words(sentences:list,  # sentences in the order they are taken
                 max_words:int,   # budget in whitespace words
                )->str:
@@ -84,7 +84,7 @@ def lead(x:dict,               # a cloze instance
     sents = document_sentences(x)
     return (sents[0] if sents else "") if max_words is None else first_words(sents, max_words)
 
-# %% ../nbs/11a_cloze_baselines.ipynb #ea0510f8
+# %% ../nbs/11a_cloze_baselines.ipynb #100249f7
 ORACLE_METRICS = {"rouge1": "r1_f", "rouge2": "r2_f", "rougeL": "rL_f"}
 
 def sentence_scores(instances:list, n_jobs:int=1)->pd.DataFrame:
@@ -106,7 +106,7 @@ def oracle1(instances:list, scores:pd.DataFrame|None=None, n_jobs:int=1)->dict:
         out[m] = [sents[i][pick[i]] if i in pick else "" for i in range(len(instances))]
     return out
 
-# %% ../nbs/11a_cloze_baselines.ipynb #a1e05960
+# %% ../nbs/11a_cloze_baselines.ipynb #7ce42a22
 def greedy_labels(sentences:list,  # document sentences
                   cloze:str,       # the reference sentence
                   tokenizer=None,  # rouge-score tokenizer (default: stemmed `CachedTokenizer`)
@@ -131,7 +131,7 @@ def recall1(selected:list, cloze:str, tokenizer=None)->float:
     ref, have = Counter(tok.tokenize(cloze)), Counter(tok.tokenize(" ".join(selected)))
     return 100 * sum(min(k, have[w]) for w, k in ref.items()) / max(1, sum(ref.values()))
 
-# %% ../nbs/11a_cloze_baselines.ipynb #851a88ef
+# %% ../nbs/11a_cloze_baselines.ipynb #a87e95f0
 def bm25_stats(instances:list)->dict:
     "N, avgdl and df over the sentences of the distinct documents of `instances` (the training split)"
     seen, df, n, total = set(), Counter(), 0, 0
@@ -162,7 +162,7 @@ def bm25_rank(x:dict, stats:dict, k1:float=1.2, b:float=0.75)->list:
     scores = [bm25_score(query, word_tokens(s), stats, k1, b) for s in document_sentences(x)]
     return sorted(range(len(scores)), key=lambda j: -scores[j])
 
-# %% ../nbs/11a_cloze_baselines.ipynb #948478a6
+# %% ../nbs/11a_cloze_baselines.ipynb #6f04b548
 def unigram_distribution(token_lists:list, beta:float)->tuple:
     "`(probabilities of the seen types, probability of an unseen type)`, each seen count smoothed by `beta`"
     counts = Counter(t for toks in token_lists for t in toks)
@@ -189,7 +189,7 @@ def sumfocus_distribution(doc:list, topic:list, context:list,  # token lists: se
     focus = focus_part(p_doc, topic, context, beta, topic_lambda, context_lambda)
     return {t: (1 - topic_lambda - context_lambda) * p + focus[t] for t, p in p_doc.items()}
 
-# %% ../nbs/11a_cloze_baselines.ipynb #fd122fa2
+# %% ../nbs/11a_cloze_baselines.ipynb #071ebf6c
 def sumfocus_select(doc:list, topic:list, context:list,  # token lists: sentences, topic strings, context sentences
                     beta:float=0.5, topic_lambda:float=0.0, context_lambda:float=0.0,
                     max_sents:int|None=1,          # stop after this many sentences ...
@@ -215,7 +215,7 @@ def sumfocus_select(doc:list, topic:list, context:list,  # token lists: sentence
         p_doc = {t: v * v for t, v in p_doc.items()}
     return sorted(chosen)
 
-# %% ../nbs/11a_cloze_baselines.ipynb #7e098c5b
+# %% ../nbs/11a_cloze_baselines.ipynb #5f057ae4
 SYSTEMS = ("lead1", "lead200", "oracle1", "labels", "bm25", "sumfocus")
 
 class InstanceTokens:
@@ -250,7 +250,7 @@ def extract(system:str, x:dict, max_words:int|None=None, *, bm25:dict|None=None,
     else: raise CitesumError(f"unknown system {system!r}; valid: {', '.join(s for s in SYSTEMS if s != 'oracle1')} (oracle1: `oracle1`)")
     return [tk.sents[j] for j in take_until(order, tk.words, max_words)]
 
-# %% ../nbs/11a_cloze_baselines.ipynb #3e80919f
+# %% ../nbs/11a_cloze_baselines.ipynb #0fdaf76e
 def sumfocus_grid(betas=(0.1, 0.5, 1.0, 2.0), step:float=0.1)->list:
     "The search grid: (beta, topic_lambda, context_lambda) with the two weights on a `step` grid and a sum of at most 1"
     ls = [round(i * step, 6) for i in range(int(round(1 / step)) + 1)]
@@ -280,7 +280,7 @@ def search_sumfocus(instances:list, grid:list, metric:str="rouge2_r", max_words:
     table.attrs["ties"] = int((table[metric] >= best[metric] - 1e-9).sum())
     return {"beta": float(best.beta), "topic_lambda": float(best.topic_lambda), "context_lambda": float(best.context_lambda)}, table
 
-# %% ../nbs/11a_cloze_baselines.ipynb #33a11001
+# %% ../nbs/11a_cloze_baselines.ipynb #10890421
 def _search(p:ClozeBaselinesParams, val:list, max_words, plain:bool)->tuple:
     grid = [g for g in sumfocus_grid(p.betas, p.lambda_step) if not plain or g[1:] == (0.0, 0.0)]
     return search_sumfocus(val, grid, p.sumfocus_metric, max_words, p.n_jobs)
@@ -307,7 +307,7 @@ def run_baselines(p:ClozeBaselinesParams, data:dict)->dict:
     out["seconds"] = round(time.time() - t0, 1)
     return out
 
-# %% ../nbs/11a_cloze_baselines.ipynb #5e2dcfd6
+# %% ../nbs/11a_cloze_baselines.ipynb #c3a35e3f
 def results_table(scores:dict,   # system -> per-example scores (`run_baselines(...)["one"]` or `["step"]`)
                   published:dict,  # `published_numbers()`
                   recall:bool=False,  # Table 5 (recall) instead of Table 4 (F1)
@@ -337,7 +337,7 @@ def significance_table(scores:dict, pairs:list, n_boot:int=1000, seed:int=0, rec
     rows = [paired_significance(scores[a], scores[b], metrics=m, n_boot=n_boot, seed=seed).assign(a=a, b=b) for a, b in pairs]
     return pd.concat(rows, ignore_index=True)[["a", "b", "metric", "mean_a", "mean_b", "diff", "p_bootstrap_holm", "p_ttest_holm", "significant"]]
 
-# %% ../nbs/11a_cloze_baselines.ipynb #9f6b3ed4
+# %% ../nbs/11a_cloze_baselines.ipynb #028cd7af
 BASELINES = ("lead1", "lead200", "oracle1", "bm25", "sumfocus")
 BUILD_OPTIONS = {"s2orc_dir": "--s2orc", "fmt": "--format"}
 
@@ -383,7 +383,6 @@ def _baseline_action(a)->int:
     if a.json: print(json.dumps(out))
     return 0
 
-# %% ../nbs/11a_cloze_baselines.ipynb #67ccaa7b
 def cloze_cli(argv:list|None=None)->int:
     "`citesum cloze build|baseline`: build the summary cloze dataset, or run and score one of its baselines"
     ap = argparse.ArgumentParser(prog="citesum cloze", description="Related-work summary cloze (Deutsch & Roth, 2019): dataset and baselines")

@@ -6,7 +6,7 @@
 __all__ = ['EXTRACTORS', 'ClozeModelParams', 'last_words', 'model_example', 'cloze_examples', 'cloze_perplexity',
            'train_cloze_model', 'table6_row']
 
-# %% ../nbs/11b_cloze_model.ipynb #43ae8ed5
+# %% ../nbs/11b_cloze_model.ipynb #45098526
 import contextlib, json, math, os, time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +21,7 @@ from .evaluate import paired_significance, per_example_rouge, rouge_scores
 from .cloze import SPLITS, ClozeParams, build_cloze, published_numbers
 from .cloze_baselines import bm25_stats, extract, first_words, load_cloze
 
-# %% ../nbs/11b_cloze_model.ipynb #43aaa9eb
+# %% ../nbs/11b_cloze_model.ipynb #7a8bee8f
 EXTRACTORS = {"lead200": "LEAD-200", "bm25": "BM25", "labels": "HEURISTIC LABELS"}
 
 @dataclass
@@ -60,7 +60,7 @@ class ClozeModelParams(StageParams):
         self.require("max_steps", self.max_steps == -1 or self.max_steps > 0, "must be positive, or -1 to train for `epochs`")
         self.require("lr", self.lr > 0, "must be positive")
 
-# %% ../nbs/11b_cloze_model.ipynb #37df3c81
+# %% ../nbs/11b_cloze_model.ipynb #80b7010b
 def last_words(text:str, n:int)->str:
     "The last `n` whitespace words of `text`"
     return " ".join(text.split()[-n:]) if n > 0 else ""
@@ -79,7 +79,7 @@ def model_example(x:dict,             # a cloze instance
     prefix = ctx if context == "prefix" else ""
     return {"id": x["id"], "src": " ".join(parts), "prefix": prefix, "tgt": f"{prefix} {x['cloze']}".strip(), "cloze": x["cloze"]}
 
-# %% ../nbs/11b_cloze_model.ipynb #250e5090
+# %% ../nbs/11b_cloze_model.ipynb #cc38a210
 def cloze_examples(instances:list, p:ClozeModelParams, stats:dict)->list:
     "Model pairs of a split: the extractive step (`p.extractor`, `p.max_words`), then `model_example`"
     out = []
@@ -88,7 +88,7 @@ def cloze_examples(instances:list, p:ClozeModelParams, stats:dict)->list:
         out.append(model_example(x, ext, p.context, p.use_topic, p.max_context_words))
     return out
 
-# %% ../nbs/11b_cloze_model.ipynb #997270f2
+# %% ../nbs/11b_cloze_model.ipynb #b2360685
 def cloze_perplexity(model_dir,          # a trained model folder
                      examples:list,      # `model_example` pairs
                      batch_size:int=16,
@@ -114,7 +114,7 @@ def cloze_perplexity(model_dir,          # a trained model folder
         nll -= lp.gather(-1, labels.clamp(min=0).unsqueeze(-1)).squeeze(-1)[mask].sum().item(); n += int(mask.sum())
     return math.exp(nll / n) if n else float("nan")
 
-# %% ../nbs/11b_cloze_model.ipynb #583c78a7
+# %% ../nbs/11b_cloze_model.ipynb #37ea4498
 @contextlib.contextmanager
 def _quiet_transformers():
     "Silence transformers' notes (e.g. that max_new_tokens overrides the trained max_length) for the block"
@@ -161,7 +161,7 @@ def train_cloze_model(p:ClozeModelParams, data:dict)->dict:
     (out/"metrics.json").write_text(json.dumps(metrics, indent=1, default=float))
     return metrics
 
-# %% ../nbs/11b_cloze_model.ipynb #43b85b4e
+# %% ../nbs/11b_cloze_model.ipynb #fdce57e2
 def table6_row(metrics:dict, published:dict)->pd.DataFrame:
     "Our model's ROUGE F1 and perplexity beside the paper's Table 6 rows for its extractive step"
     tag = {"prefix": "+C", "none": "-C", "input": "context in the encoder"}[metrics["context"]]
