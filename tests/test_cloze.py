@@ -143,3 +143,16 @@ def test_cloze_on_clscisumm(tmp_path, capsys):
     # The paper's BM25 > LEAD-1 (21.33 vs 17.50 on WikiCite) does not reproduce here: on this split BM25 is 0.4 below
     # LEAD-1, and the difference is not significant on test or validation (README, "Related-work summary cloze").
     assert 10 < r1["lead1"] < 30 and 10 < r1["bm25"] < 30, r1
+
+
+def test_cloze_build_without_related_work(tmp_path):
+    "A corpus without Related Work sections gives an empty, loadable dataset and a valid JSON report, not an error"
+    from datasets import load_from_disk
+    from citesum_nb.citations import related_work_paragraphs
+    from citesum_nb.cloze import ClozeParams, build_cloze
+    from citesum_nb.s2orc import load_papers, write_s2_api_layout
+    api = write_s2_api_layout([p for p in load_papers() if not related_work_paragraphs(p)][:5], tmp_path/"api")
+    report = build_cloze(ClozeParams(s2orc_dir=str(api)), tmp_path/"out")
+    assert report["stages"]["instances"] == 0 and report["split"]["papers_crossing"] == 0
+    json.loads((tmp_path/"out"/"report.json").read_text(), parse_constant=lambda c: pytest.fail(f"{c} in report.json"))
+    assert {k: v.num_rows for k, v in load_from_disk(str(tmp_path/"out"/"hf")).items()} == {"train": 0, "val": 0, "test": 0}
