@@ -10,7 +10,7 @@ __all__ = ['SPLITS', 'MARKER_MODES', 'SENTENCE_REASONS', 'STAT_ROWS', 'INSTANCE_
            'table1_beside_paper', 'dask_compute', 'read_cited', 'build_instances', 'cloze_features',
            'write_cloze_dataset', 'cloze_report', 'cloze_report_markdown', 'build_cloze']
 
-# %% ../nbs/11_cloze.ipynb #fa9d85b1
+# %% ../nbs/11_cloze.ipynb #c69096c6
 import contextlib, json, os, re, shutil, time
 from bisect import bisect_right
 from collections import Counter
@@ -29,7 +29,7 @@ from .s2orc import BadInputLog, find_shards, iter_fulltext, load_papers
 from .citations import is_related_work, make_splitter, related_work_paragraphs, replace_citation
 from .build import cited_fulltext, cited_metadata, local_cluster
 
-# %% ../nbs/11_cloze.ipynb #4846983d
+# %% ../nbs/11_cloze.ipynb #be8f5cf9
 SPLITS = ("train", "val", "test")
 
 @dataclass
@@ -58,7 +58,7 @@ class ClozeParams(StageParams):
         ok = self.scheduler in ("synchronous", "threads", "processes", "local") or self.scheduler.startswith(("tcp://", "tls://"))
         self.require("scheduler", ok, "must be synchronous, threads, processes, local or a tcp:// address")
 
-# %% ../nbs/11_cloze.ipynb #d11fc18a
+# %% ../nbs/11_cloze.ipynb #50734577
 _HEADING_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.|[IVX]+\.|\d+\))\s+")
 
 def topic_of(title:str,      # the citing paper's title
@@ -80,7 +80,7 @@ def related_work_blocks(paper:dict,  # internal paper record (citesum_nb.s2orc)
         out.append((p, [top] if p["section"] == top else [top, p["section"]]))
     return out
 
-# %% ../nbs/11_cloze.ipynb #9a519cd3
+# %% ../nbs/11_cloze.ipynb #c7c68ade
 MARKER_MODES = ("remove", "ref")
 _GROUP_GAP = re.compile(r"[\s,;]*")
 _EMPTY_BRACKETS = re.compile(r"[(\[]\s*(?:(?:e\.g\.|i\.e\.|cf\.|see)\s*)?[,;]?\s*[)\]]", re.I)
@@ -123,7 +123,7 @@ def remove_citations(text:str,  # a sentence
     if markers == "remove": t = re.sub(r"^[,;:.]\s*", "", t)
     return t[:1].upper() + t[1:]
 
-# %% ../nbs/11_cloze.ipynb #949709d9
+# %% ../nbs/11_cloze.ipynb #0b0b9e86
 SENTENCE_REASONS = ("sentences_no_citation", "sentences_citation_unlinked", "first_sentence_with_linked_citation",
                     "cloze_empty_after_markers")
 
@@ -165,7 +165,7 @@ def paper_clozes(paper:dict,            # internal paper record of a citing pape
                         "cloze": clean[i], "cloze_raw": text[s:e], "cited_ids": links})
     return out
 
-# %% ../nbs/11_cloze.ipynb #006c4c8b
+# %% ../nbs/11_cloze.ipynb #8a4b6b41
 def shard_clozes(path,                  # one full-text shard
                  fmt:str,               # "s2orc-2020" or "s2-api"
                  splitter:str="fast",   # sentence splitter
@@ -179,7 +179,7 @@ def shard_clozes(path,                  # one full-text shard
         out += paper_clozes(paper, splitter, markers, log)
     return out, log
 
-# %% ../nbs/11_cloze.ipynb #025f158e
+# %% ../nbs/11_cloze.ipynb #2eb871e5
 def _text(x)->str: return " ".join(x.split()) if isinstance(x, str) else ""
 
 def cited_documents(meta:pd.DataFrame,   # `cited_metadata` rows: paper_id, title, abstract_meta, ...
@@ -222,7 +222,7 @@ def attach_documents(cands:list,      # candidates from `paper_clozes`
                     "topic": topic_of(title, c["headings"]), "documents": docs})
     return out
 
-# %% ../nbs/11_cloze.ipynb #3fc2f991
+# %% ../nbs/11_cloze.ipynb #3c8472d5
 def merge_duplicates(instances:list,         # instances with documents
                      log:BadInputLog,        # `duplicates_merged` is counted here
                      max_context_sentences:int=0,  # keep only the last N context sentences (0: all)
@@ -241,7 +241,7 @@ def merge_duplicates(instances:list,         # instances with documents
         for x in out: x["context"] = x["context"][-max_context_sentences:]
     return out
 
-# %% ../nbs/11_cloze.ipynb #527cd779
+# %% ../nbs/11_cloze.ipynb #3e3252f6
 def components(edges:list)->dict:
     "Connected components of an undirected graph: node -> representative node (union-find with path halving)"
     parent = {}
@@ -273,7 +273,7 @@ def assign_groups(sizes:dict,   # group -> number of instances
         if ratios[2] > 0: cut2 = min(max(cut2, cut1 + (ratios[1] > 0)), k - 1)
     return {g: "train" if i < cut1 else "val" if i < cut2 else "test" for i, g in enumerate(order)}
 
-# %% ../nbs/11_cloze.ipynb #2a781d4a
+# %% ../nbs/11_cloze.ipynb #ce6dde33
 def _paper_graph(instances:list, with_citing:bool)->dict:
     "Instance id -> component of the paper graph (citing paper + documents, or documents only)"
     edges = []
@@ -320,14 +320,14 @@ def split_instances(instances:list,  # instances with citing_paper_id and docume
     if not with_citing: info["cited_groups"] = len(sizes)
     return split_of, {**info, **crossing_papers(instances, split_of)}
 
-# %% ../nbs/11_cloze.ipynb #78dae123
+# %% ../nbs/11_cloze.ipynb #0f573c8a
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 def word_tokens(text:str)->list:
     "Lower-cased word and punctuation tokens"
     return _TOKEN.findall(str(text).lower())
 
-# %% ../nbs/11_cloze.ipynb #9d54f054
+# %% ../nbs/11_cloze.ipynb #199e52d9
 STAT_ROWS = {"#Documents": lambda x: len(x["documents"]),
              "#Document Tokens": lambda x: sum(len(word_tokens(s)) for d in x["documents"] for s in d["sentences"]),
              "#Document Sents": lambda x: sum(len(d["sentences"]) for d in x["documents"]),
@@ -344,7 +344,7 @@ def cloze_statistics(instances:list)->pd.DataFrame:
         rows.append({"statistic": name, "mean": v.mean() if len(v) else np.nan, "std": v.std(ddof=1) if len(v) > 1 else np.nan})
     return pd.DataFrame(rows)
 
-# %% ../nbs/11_cloze.ipynb #81e8530d
+# %% ../nbs/11_cloze.ipynb #14c10f5e
 def published_numbers(path="../params/published/summary_cloze.yaml",  # the published-numbers file of the project
                      )->dict:
     "The summary cloze paper's published numbers, with the table each comes from"
@@ -368,7 +368,7 @@ def table1_beside_paper(stats:pd.DataFrame,  # `cloze_statistics` output
                      "WikiCite (paper, Table 1)": "" if p is None else fmt(p["mean"], p.get("std"))})
     return pd.DataFrame(rows)
 
-# %% ../nbs/11_cloze.ipynb #176e4ec2
+# %% ../nbs/11_cloze.ipynb #144a8f94
 @contextlib.contextmanager
 def dask_compute(scheduler:str="synchronous", workers:int=0):
     "A function computing Dask objects on the named scheduler, open for the `with` block"
@@ -383,7 +383,7 @@ def dask_compute(scheduler:str="synchronous", workers:int=0):
     elif scheduler in ("synchronous", "threads", "processes"): yield lambda *objs: dask.compute(*objs, scheduler=scheduler)
     else: raise CitesumError(f"unknown scheduler {scheduler!r}: use synchronous, threads, processes, local or a tcp:// address")
 
-# %% ../nbs/11_cloze.ipynb #9d89e46c
+# %% ../nbs/11_cloze.ipynb #ee4c9676
 def _frames(parts:list, cols:list)->pd.DataFrame:
     frames = [f for f in parts if len(f)]
     return pd.concat(frames, ignore_index=True).drop_duplicates("paper_id") if frames else pd.DataFrame(columns=cols)
@@ -400,7 +400,7 @@ def read_cited(shards, cited:set, citing:set, docs:str, compute)->tuple:
     log = sum([m[1] for m in metas] + [t[1] for t in texts], BadInputLog())
     return meta, _frames([t[0] for t in texts], ["paper_id", "abstract_text", "introduction", "conclusion"]), log
 
-# %% ../nbs/11_cloze.ipynb #eec6436b
+# %% ../nbs/11_cloze.ipynb #a691eb73
 def build_instances(p:ClozeParams, compute)->tuple:
     "Both passes, the join and the merge: `(instances, BadInputLog, shards, timings)`"
     t0, timings = time.time(), {}
@@ -419,7 +419,7 @@ def build_instances(p:ClozeParams, compute)->tuple:
     timings["join_s"] = time.time() - t
     return instances, log, shards, timings
 
-# %% ../nbs/11_cloze.ipynb #7121b03e
+# %% ../nbs/11_cloze.ipynb #7db11e9e
 INSTANCE_KEYS = ["id", "citing_paper_id", "title", "topic", "section", "paragraph_index", "sentence_index", "context", "cloze",
                  "cloze_raw", "cited_ids", "documents", "merged_ids"]
 
@@ -449,7 +449,7 @@ def write_cloze_dataset(splits:dict,  # split name -> instances
     finally:
         if was_on: enable_progress_bar()
 
-# %% ../nbs/11_cloze.ipynb #f5e58aab
+# %% ../nbs/11_cloze.ipynb #8ced803b
 CLOZE_STAGES = ["papers_with_related_work", "rw_paragraphs", "rw_sentences", *SENTENCE_REASONS, "cloze_candidates",
                 "cited_not_in_corpus", "cited_abstract_missing", "duplicates_merged", "instances",
                 "documents_dropped_not_in_corpus", "documents_dropped_no_abstract"]
@@ -489,7 +489,7 @@ def cloze_report_markdown(r:dict)->str:
     lines += ["", "## Bad input", ""] + ([f"- {k}: {v:,} ({', '.join(r['bad_input']['examples'][k])})" for k, v in r["bad_input"]["counts"].items()] or ["None."])
     return "\n".join(lines + ["", f"Timings (s): {r['timings_s']}", ""])
 
-# %% ../nbs/11_cloze.ipynb #df93520c
+# %% ../nbs/11_cloze.ipynb #ce3193c1
 def build_cloze(p:ClozeParams|None=None,  # the stage's parameters (default: ClozeParams())
                 out=None,                 # output folder (default: <p.out_dir>/dataset)
                )->dict:
