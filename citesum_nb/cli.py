@@ -26,6 +26,7 @@ SUBCOMMANDS = {
     "train":       ("citesum_nb.train",    "train_cli",       "Train a CiTES model (any Hugging Face seq2seq checkpoint) from a params file"),
     "transfer":    ("citesum_nb.transfer", "transfer_cli",    "Run one transfer experiment (a row of the paper's Tables 6-9) from a params file"),
     "resolve":     ("citesum_nb.resolve",  "resolve_cli",     "Citation resolution (Duma & Klein 2014): rank each citation's candidate references by its context"),
+    "cloze":       ("citesum_nb.cloze_baselines", "cloze_cli", "Related-work summary cloze (Deutsch & Roth 2019): build the dataset, run its baselines"),
 }
 
 def _usage()->str:
