@@ -25,6 +25,8 @@ SUBCOMMANDS = {
     "tiny-model":  ("citesum_nb.train",    "tiny_model_cli",  "Write a small randomly initialised seq2seq model + tokenizer trained on a corpus"),
     "train":       ("citesum_nb.train",    "train_cli",       "Train a CiTES model (any Hugging Face seq2seq checkpoint) from a params file"),
     "transfer":    ("citesum_nb.transfer", "transfer_cli",    "Run one transfer experiment (a row of the paper's Tables 6-9) from a params file"),
+    "crosseval":   ("citesum_nb.crosseval", "crosseval_cli",   "Cross-dataset evaluation (CDEvalSumm): the train x test matrix, stiffness and stableness"),
+    "bias":        ("citesum_nb.bias",     "bias_cli",        "Dataset-bias measures of a dataset split (CDEvalSumm: coverage, density, novelty, fusion, ...)"),
 }
 
 def _usage()->str:
