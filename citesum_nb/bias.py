@@ -8,7 +8,7 @@ __all__ = ['SENTENCE_BREAK', 'NLTK_ENGLISH_STOPWORDS', 'NOVELTY_STOP_TOKENS', 'B
            'lemma_table', 'fusion_tokens', 'sentence_similarities', 'fusion_sources', 'fusion_mapping', 'fusion_counts',
            'fusion_score', 'pair_bias', 'summarize_bias', 'dataset_bias', 'bias_table', 'plot_bias', 'bias_cli']
 
-# %% ../nbs/12a_bias.ipynb #3e672c07
+# %% ../nbs/12a_bias.ipynb #7bd7ea26
 import argparse, functools, gzip, importlib.resources, json, math, string
 from collections import Counter
 from dataclasses import dataclass
@@ -27,23 +27,23 @@ from .citations import split_sentences
 from .build import lcs_length
 from .evaluate import load_summarization_data, source_sentences, FORMAT_COLUMNS
 
-# %% ../nbs/12a_bias.ipynb #b303d35d
+# %% ../nbs/12a_bias.ipynb #f7f53472
 @dataclass
 class BiasParams(StageParams):
     "Parameters of the dataset-bias notebook"
     notebook: ClassVar[str] = "12a_bias"
-    data_dir: str = ""                    # dataset to measure (folder, file or Hub name); "" = the bundled sample built into out_dir
-    scitldr_dir: str = ""                 # SciTLDR-A folder or allenai/scitldr; "" = the shared copy when present; none = skip
+    data_dir: str = ""                    # dataset to measure (folder, file or Hub name); empty: the bundled sample built into out_dir
+    scitldr_dir: str = ""                 # SciTLDR-A folder or allenai/scitldr; empty: the shared copy when present; none: skip
     split: str = "test"                   # split to measure
     references: Literal["all", "first"] = "all"  # every reference of an example is one pair, or only the first
-    max_examples: int = 100               # first N examples per dataset (0 = all)
+    max_examples: int = 100               # first N examples per dataset; 0: all
     out_dir: str = "../runs/demo/12a_bias"  # results/*.md|csv go here
     fig_dir: str = "../runs/demo/12a_bias/figures"  # figures (PNG and PDF) go here
     def validate(self):
         self.require("max_examples", self.max_examples >= 0, "must be 0 (all) or a positive number of examples")
         self.require("split", bool(self.split.strip()), "name a split (train, val or test)")
 
-# %% ../nbs/12a_bias.ipynb #cb33beb6
+# %% ../nbs/12a_bias.ipynb #ac39b4ad
 _WORDS = NLTKWordTokenizer()
 
 def sentence_tokens(sentence:str,  # one sentence
@@ -55,7 +55,7 @@ def text_sentences(text:str)->list:
     "Sentences of `text` with the project's rule-based splitter"
     return [s for s in (" ".join(text[a:b].split()) for a, b in split_sentences(str(text))) if s]
 
-# %% ../nbs/12a_bias.ipynb #1bb96255
+# %% ../nbs/12a_bias.ipynb #db54ae48
 def greedy_fragments(summary:list,   # summary tokens
                      document:list,  # document tokens
                     )->list:         # (summary start, document start, length) per fragment
@@ -75,7 +75,7 @@ def greedy_fragments(summary:list,   # summary tokens
         else: i += 1
     return out
 
-# %% ../nbs/12a_bias.ipynb #a50dfbff
+# %% ../nbs/12a_bias.ipynb #572334ce
 SENTENCE_BREAK = "\n"   # the token spaCy makes of the newline joining two summary sentences
 
 def fragment_measures(summary_sents:list,  # summary sentences, each a list of tokens
@@ -89,7 +89,7 @@ def fragment_measures(summary_sents:list,  # summary sentences, each a list of t
     return {"coverage": div(sum(lens), len(S)), "density": div(sum(l*l for l in lens), len(S)),
             "compression": div(len(D), len(S)), "copy_length": div(sum(lens), len(lens))}
 
-# %% ../nbs/12a_bias.ipynb #97bc1cf9
+# %% ../nbs/12a_bias.ipynb #03e762a8
 NLTK_ENGLISH_STOPWORDS = frozenset("""i me my myself we our ours ourselves you you're you've you'll you'd your yours
 yourself yourselves he him his himself she she's her hers herself it it's its itself they them their theirs themselves
 what which who whom this that that'll these those am is are was were be been being have has had having do does did
@@ -112,7 +112,7 @@ def ngram_counts(sentences:list,  # sentences, each a list of tokens
         c.update(tuple(toks[k:k+n]) for k in range(len(toks) - n + 1))
     return c
 
-# %% ../nbs/12a_bias.ipynb #4c882ac8
+# %% ../nbs/12a_bias.ipynb #65350756
 def novelty(summary_sents:list,  # summary sentences, each a list of tokens
             doc_sents:list,      # document sentences, each a list of tokens
             n:int=2,             # n-gram size
@@ -131,7 +131,7 @@ def repetition(summary_sents:list,  # summary sentences, each a list of tokens
     if not total: return math.nan
     return sum(v - 1 for v in c.values() if v > 2) / total
 
-# %% ../nbs/12a_bias.ipynb #86439e06
+# %% ../nbs/12a_bias.ipynb #99f729bf
 _BRACKETS = {"(": "-lrb-", ")": "-rrb-", "[": "-lsb-", "]": "-rsb-"}
 
 @functools.cache
@@ -148,7 +148,7 @@ def fusion_tokens(sentence:list,  # one sentence's tokens (lower-cased)
     table = lemma_table()
     return [table.get(t, t) for t in (_BRACKETS.get(t, t) for t in sentence)]
 
-# %% ../nbs/12a_bias.ipynb #9d199e78
+# %% ../nbs/12a_bias.ipynb #3e5073d9
 def _is_punct(w:str)->bool: return all(ch in string.punctuation for ch in w)   # "" counts as punctuation, as released
 def _content(toks:list)->list: return [t for t in toks if not (t in NLTK_ENGLISH_STOPWORDS or t in ("<s>", "</s>") or _is_punct(t))]
 
@@ -174,7 +174,7 @@ def sentence_similarities(summary_sent:list,  # one (partly blanked) summary sen
         out[k] = (rl + _rouge_n_f(_content(d), ref_c, 1) + _rouge_n_f(d, summary_sent, 2)) / 3
     return out
 
-# %% ../nbs/12a_bias.ipynb #546f9ec4
+# %% ../nbs/12a_bias.ipynb #89594f2e
 def fusion_sources(summary_sent:list,  # one summary sentence, fusion tokens
                    doc_sents:list,     # document sentences, fusion tokens
                    limit:int=3,        # most document sentences per summary sentence
@@ -200,7 +200,7 @@ def fusion_mapping(summary_sents:list,  # summary sentences, each a list of toke
     docs = [fusion_tokens(d) for d in doc_sents]
     return [fusion_sources(fusion_tokens(s), docs) for s in summary_sents]
 
-# %% ../nbs/12a_bias.ipynb #c1fcd810
+# %% ../nbs/12a_bias.ipynb #dd56d5bc
 def fusion_counts(mappings:list,  # per summary sentence: the tuple of its document sentences (all pairs pooled)
                  )->dict:         # unmapped, one, two, three: numbers of summary sentences
     "How many summary sentences map to no, one, two and three document sentences"
@@ -214,7 +214,7 @@ def fusion_score(mappings:list,  # per summary sentence: the tuple of its docume
     n = sum(c.values())
     return (c["two"] + c["three"]) / n if n else math.nan
 
-# %% ../nbs/12a_bias.ipynb #5602980e
+# %% ../nbs/12a_bias.ipynb #768eb284
 BIAS_COLUMNS = ("coverage", "density", "compression", "copy_length", "novelty_2", "repetition_3", "fusion")
 
 def pair_bias(doc_sents:list,  # document sentences (strings)
@@ -227,7 +227,7 @@ def pair_bias(doc_sents:list,  # document sentences (strings)
     return {**fragment_measures(S, D), "novelty_2": novelty(S, D, 2), "repetition_3": repetition(S, 3),
             "fusion": fusion_score(mapping), "n_summary_sentences": len(S), "fusion_mapping": mapping}
 
-# %% ../nbs/12a_bias.ipynb #dd5c2469
+# %% ../nbs/12a_bias.ipynb #497daafa
 def summarize_bias(per_pair:pd.DataFrame,  # rows of `pair_bias`
                   )->dict:                 # the seven measures and n (pairs)
     "Dataset values: means over pairs (NaN skipped) and the pooled fusion score"
@@ -252,7 +252,7 @@ def dataset_bias(ds,                      # a dataset from `load_summarization_d
     per = pd.DataFrame(rows)
     return summarize_bias(per), per
 
-# %% ../nbs/12a_bias.ipynb #ff6e9295
+# %% ../nbs/12a_bias.ipynb #3099cad6
 def bias_table(results:dict,  # dataset name -> values from `dataset_bias`
               )->pd.DataFrame:
     "One row per dataset: n and the seven measures"
@@ -272,7 +272,7 @@ def plot_bias(table:pd.DataFrame,  # from `bias_table`
     axes[0][0].set_ylabel("fraction")
     return fig
 
-# %% ../nbs/12a_bias.ipynb #43cc441e
+# %% ../nbs/12a_bias.ipynb #d9528c0a
 def bias_cli(argv:list|None=None)->int:
     "`citesum bias`: CDEvalSumm's dataset-bias measures of one dataset split"
     ap = argparse.ArgumentParser(prog="citesum bias", description="CDEvalSumm's dataset-bias measures (coverage, density, "
