@@ -10,7 +10,7 @@ __all__ = ['SYSTEMS', 'DATASET_KEYS', 'SAMPLE_DATASETS', 'PUBLISHED_STIFF_STABLE
            'make_system', 'FactCCScorer', 'load_factuality_scorer', 'cross_dataset_scores', 'score_matrix',
            'run_crosseval', 'read_matrix', 'load_params_file', 'crosseval_cli']
 
-# %% ../nbs/12_crosseval.ipynb #fa6c80cd
+# %% ../nbs/12_crosseval.ipynb #11371c28
 import argparse, json, math, re, time
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -31,7 +31,7 @@ from .build import split_without_leakage, build_sample_dataset
 from .bias import dataset_bias, bias_table, plot_bias
 from .analysis import save_figure
 
-# %% ../nbs/12_crosseval.ipynb #faf99b8d
+# %% ../nbs/12_crosseval.ipynb #c2587466
 SYSTEMS = ("lead", "oracle", "logreg", "seq2seq")
 DATASET_KEYS = ("name", "path", "source", "target", "split", "paper_key", "fmt", "src_col", "tgt_col", "id_col",
                 "min_length", "max_length", "extract_sentences")
@@ -53,7 +53,7 @@ def check_dataset_spec(spec:dict,  # one dataset mapping of the `datasets` param
             raise CitesumError(f"dataset {s['name']}: {k} must be a positive integer, got {s[k]!r}")
     return s
 
-# %% ../nbs/12_crosseval.ipynb #961c728c
+# %% ../nbs/12_crosseval.ipynb #b36ca333
 @dataclass
 class CrossEvalParams(StageParams):
     "Parameters of the cross-dataset evaluation notebook"
@@ -69,13 +69,13 @@ class CrossEvalParams(StageParams):
     extract_sentences: int = 1         # sentences the extractive systems select (a dataset may set its own)
     model_name_or_path: str = ""       # seq2seq checkpoint fine-tuned on each dataset; empty: a tiny randomly initialised model (NOT pretrained)
     tiny_arch: Literal["bart", "pegasus", "t5"] = "bart"  # architecture of the tiny model
-    max_steps: int = 20                # seq2seq training steps per dataset
+    max_steps: int = 10                # seq2seq training steps per dataset
     lr: float = 0.001                  # seq2seq learning rate
     batch_size: int = 8                # seq2seq batch size (training and generation)
     num_beams: int = 1                 # beams at generation
     min_length: int = 5                # minimum generated tokens (a dataset may set its own)
-    max_length: int = 30               # maximum generated tokens (a dataset may set its own)
-    max_source_length: int = 256       # input truncation in tokens
+    max_length: int = 20               # maximum generated tokens (a dataset may set its own)
+    max_source_length: int = 128       # input truncation in tokens
     precision: Literal["auto", "fp32", "bf16", "fp16"] = "auto"  # seq2seq training precision
     factuality_model: str = ""         # FactCC checkpoint (folder or Hub name, e.g. manueldeprada/FactCC); empty: off
     overlap_threshold: float = 0.9     # TF-IDF cosine from which a train/test pair of sources is a near-duplicate
@@ -97,7 +97,7 @@ class CrossEvalParams(StageParams):
         self.require("max_length", self.max_length >= self.min_length, "must be at least min_length")
         self.require("overlap_threshold", 0 < self.overlap_threshold <= 1, "a cosine similarity in (0, 1]")
 
-# %% ../nbs/12_crosseval.ipynb #8c7fb4e4
+# %% ../nbs/12_crosseval.ipynb #df4c402a
 def as_matrix(U,                  # N×N scores: a DataFrame (rows: train, columns: test), an array or nested lists
               names:list|None=None,  # dataset names when U is not a DataFrame
              )->pd.DataFrame:
@@ -134,7 +134,7 @@ def stableness(U)->float:
     "r^σ: the mean of Û over all N² cells, × 100"
     return float(normalized_matrix(U).to_numpy().mean() * 100)
 
-# %% ../nbs/12_crosseval.ipynb #2398a39e
+# %% ../nbs/12_crosseval.ipynb #d2ebb1c7
 def _with_avg(D:pd.DataFrame)->pd.DataFrame: return D.assign(avg=D.mean(axis=1))
 
 def _wilcoxon(a:np.ndarray, b:np.ndarray)->float:
@@ -158,7 +158,7 @@ def compare_systems(U_a,  # matrix of system A
             "stiffness_diff": stiffness(A) - stiffness(B), "stableness_diff": float((Ah - Bh).to_numpy().mean() * 100),
             "p_wilcoxon_u": _wilcoxon(A.to_numpy(), B.to_numpy()), "p_wilcoxon_u_hat": _wilcoxon(Ah.to_numpy(), Bh.to_numpy())}
 
-# %% ../nbs/12_crosseval.ipynb #ad8d28e1
+# %% ../nbs/12_crosseval.ipynb #7ccc6537
 def plot_comparison(cmp:dict,   # from `compare_systems`
                     title:str,  # e.g. "logreg − lead"
                    )->plt.Figure:
@@ -170,7 +170,8 @@ def plot_comparison(cmp:dict,   # from `compare_systems`
                     linewidths=0.5, annot_kws={"fontsize": 8})
         ax.axvline(len(D.columns) - 1, color="black", lw=1.5)
         p = cmp["p_wilcoxon_u" if key == "delta_u" else "p_wilcoxon_u_hat"]
-        ax.set_title(f"{label}, Wilcoxon p = {p:.3g}", fontsize=9); ax.set_xlabel("test dataset"); ax.set_ylabel("trained on")
+        blank = ", blank: U_jj is 0" if D.isna().to_numpy().any() else ""
+        ax.set_title(f"{label}, Wilcoxon p = {p:.3g}{blank}", fontsize=9); ax.set_xlabel("test dataset"); ax.set_ylabel("trained on")
         ax.tick_params(axis="x", rotation=30); ax.tick_params(axis="y", rotation=0)
     fig.suptitle(title, fontsize=10)
     return fig
@@ -189,7 +190,7 @@ def plot_matrix(U,          # a cross-dataset matrix
     fig.suptitle(f"{title}: stiffness {stiffness(U):.1f}, stableness {stab:.1f}", fontsize=10)
     return fig
 
-# %% ../nbs/12_crosseval.ipynb #cb36c518
+# %% ../nbs/12_crosseval.ipynb #4661041d
 PUBLISHED_STIFF_STABLE = pd.DataFrame(
     [("LSTM_non", "extractive", 28.6, 87.1), ("Trans_non", "extractive", 28.0, 99.2), ("Trans_auto", "extractive", 28.6, 88.8),
      ("BERT_non", "extractive", 28.9, 89.1), ("BERT_match", "extractive", 32.3, 92.2), ("L2L", "abstractive", 17.9, 66.9),
@@ -208,11 +209,14 @@ def plot_scalars(table:pd.DataFrame,  # columns system, kind (extractive/abstrac
     for ax, col in zip(axes, ("stiffness", "stableness")):
         sns.barplot(data=table, x="system", y=col, hue="kind", palette=pal, dodge=False, ax=ax, legend=ax is axes[0])
         ax.set_xlabel(""); ax.set_ylabel(col); ax.tick_params(axis="x", rotation=40)
+        for k, v in enumerate(table[col]):
+            if pd.isna(v): ax.text(k, 0, "undefined\n(a U_jj is 0)", ha="center", va="bottom", fontsize=7, color="grey")
         if col == "stableness": ax.axhline(100, color="grey", lw=0.6, ls="--")
+    sns.move_legend(axes[0], "upper left", bbox_to_anchor=(1, 1), frameon=False, title=None)
     if title: fig.suptitle(title, fontsize=9)
     return fig
 
-# %% ../nbs/12_crosseval.ipynb #c30132a0
+# %% ../nbs/12_crosseval.ipynb #d2bf9a30
 def _first(x)->str:
     if isinstance(x, (list, tuple)): return next((str(s) for s in x if s and str(s).strip()), "")
     return "" if x is None else str(x)
@@ -242,7 +246,7 @@ def _records(spec:dict, split:str|None, sample_dir)->list:
         out.append(rec)
     return out
 
-# %% ../nbs/12_crosseval.ipynb #014bef8a
+# %% ../nbs/12_crosseval.ipynb #d3c7cce0
 def _as_dataset(recs:list):
     import datasets
     return datasets.Dataset.from_list(recs) if recs else None
@@ -273,9 +277,11 @@ def paper_leaks(data:dict)->pd.DataFrame:
     "Papers of each test split that are in each training split (rows: train, columns: test)"
     names = list(data)
     papers = {n: (set(data[n]["train"]["paper"]), set(data[n]["test"]["paper"])) for n in names}
-    return pd.DataFrame([[len(papers[i][0] & papers[j][1]) for j in names] for i in names], index=names, columns=names)
+    D = pd.DataFrame([[len(papers[i][0] & papers[j][1]) for j in names] for i in names], index=names, columns=names)
+    D.index.name, D.columns.name = "train", "test"
+    return D
 
-# %% ../nbs/12_crosseval.ipynb #b037876b
+# %% ../nbs/12_crosseval.ipynb #94f34358
 def overlap_table(data:dict,             # from `load_crosseval_data`
                   threshold:float=0.9,   # cosine similarity from which a pair is a near-duplicate
                  )->pd.DataFrame:        # % of each test set (columns) covered by each training set (rows)
@@ -287,7 +293,7 @@ def overlap_table(data:dict,             # from `load_crosseval_data`
     D.index.name, D.columns.name = "train", "test"
     return D
 
-# %% ../nbs/12_crosseval.ipynb #145078ba
+# %% ../nbs/12_crosseval.ipynb #4b12b319
 def greedy_oracle(sents:list,  # source sentences
                   refs:list,   # reference summaries (the first is used)
                   k:int=1,     # most sentences to select
@@ -320,7 +326,7 @@ class OracleSystem(LeadSystem):
     def predict(self, test, spec:dict)->list:
         return [" ".join(s[i] for i in greedy_oracle(s, refs, _k(spec, self.k))) for s, refs in zip(source_sentences(test), test["tgt"])]
 
-# %% ../nbs/12_crosseval.ipynb #a5274502
+# %% ../nbs/12_crosseval.ipynb #f0f3c6a1
 _WORD = re.compile(r"\w+")
 
 def sentence_features(sents:list,  # the source sentences of one document
@@ -364,7 +370,7 @@ class LogRegExtractor:
             out.append(" ".join(s[i] for i in top))
         return out
 
-# %% ../nbs/12_crosseval.ipynb #5e0a0c57
+# %% ../nbs/12_crosseval.ipynb #8b58adc4
 class Seq2SeqSystem:
     "A seq2seq model fine-tuned on one training set (a checkpoint, or a tiny random model when none is given)"
     name, kind = "seq2seq", "abstractive"
@@ -396,7 +402,7 @@ def make_system(name:str, p:CrossEvalParams):
     if name == "seq2seq": return Seq2SeqSystem(p)
     raise CitesumError(f"unknown system {name!r}; valid: {', '.join(SYSTEMS)}")
 
-# %% ../nbs/12_crosseval.ipynb #8f3c8148
+# %% ../nbs/12_crosseval.ipynb #d417fa54
 class FactCCScorer:
     "FactCC-style consistency: the share of summary sentences a sequence classifier labels CORRECT given the source"
     def __init__(self, model_name_or_path:str, batch_size:int=16, max_length:int=512, device=None):
@@ -428,7 +434,7 @@ def load_factuality_scorer(name_or_path:str,  # FactCC checkpoint (folder or Hub
     try: return FactCCScorer(name_or_path), f"factuality: FactCC from {name_or_path}"
     except Exception as e: return None, f"factuality: off ({name_or_path} not available: {type(e).__name__})"
 
-# %% ../nbs/12_crosseval.ipynb #72b06c03
+# %% ../nbs/12_crosseval.ipynb #06cd19f8
 def cross_dataset_scores(system,          # an unfitted system (`make_system`)
                          data:dict,       # from `load_crosseval_data`
                          work_dir,        # models and predictions go here
@@ -461,7 +467,7 @@ def score_matrix(scores:pd.DataFrame,  # from `cross_dataset_scores`
     names = list(dict.fromkeys(scores["train"]))
     return as_matrix(scores.pivot_table(index="train", columns="test", values=col, aggfunc="mean").loc[names, names])
 
-# %% ../nbs/12_crosseval.ipynb #61c3f843
+# %% ../nbs/12_crosseval.ipynb #1dc4d261
 def _save_matrix(U:pd.DataFrame, out_dir, name:str):
     return save_table(U.reset_index().rename(columns={"train": "train \\ test"}), out_dir, name)
 
@@ -506,7 +512,7 @@ def run_crosseval(p:CrossEvalParams,  # checked parameters
     for k in ("overlap", "paper_leaks"): _save_matrix(res[k], out, f"12_{k}")
     return res
 
-# %% ../nbs/12_crosseval.ipynb #2c1bc519
+# %% ../nbs/12_crosseval.ipynb #7251290d
 def read_matrix(path)->pd.DataFrame:
     "A cross-dataset matrix from a CSV file: header row = test datasets, first column = training datasets"
     path = Path(path)
@@ -541,7 +547,7 @@ def load_params_file(path)->CrossEvalParams:
     base = nbs if f.resolve().parent.name == "params" and nbs.is_dir() else Path.cwd()
     return CrossEvalParams.from_dict(_resolve(raw, base, base.parent/"runs"/f.stem if base == nbs else Path.cwd()/"runs"/f.stem), str(f))
 
-# %% ../nbs/12_crosseval.ipynb #9e17f59b
+# %% ../nbs/12_crosseval.ipynb #e0a86233
 def _matrix_report(a)->int:
     U = read_matrix(a.matrix)
     res = {"stiffness": stiffness(U), "stableness": stableness(U)}
