@@ -27,6 +27,8 @@ SUBCOMMANDS = {
     "transfer":    ("citesum_nb.transfer", "transfer_cli",    "Run one transfer experiment (a row of the paper's Tables 6-9) from a params file"),
     "resolve":     ("citesum_nb.resolve",  "resolve_cli",     "Citation resolution (Duma & Klein 2014): rank each citation's candidate references by its context"),
     "cloze":       ("citesum_nb.cloze_baselines", "cloze_cli", "Related-work summary cloze (Deutsch & Roth 2019): build the dataset, run its baselines"),
+    "crosseval":   ("citesum_nb.crosseval", "crosseval_cli",   "Cross-dataset evaluation (CDEvalSumm): the train x test matrix, stiffness and stableness"),
+    "bias":        ("citesum_nb.bias",     "bias_cli",        "Dataset-bias measures of a dataset split (CDEvalSumm: coverage, density, novelty, fusion, ...)"),
 }
 
 def _usage()->str:

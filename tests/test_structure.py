@@ -1,0 +1,87 @@
+"The shape of the library: short functions, no private names across modules, an example or test after every exported cell."
+import ast, json, re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MODULES = sorted(p for p in (ROOT/"citesum_nb").glob("*.py") if not p.name.startswith("_"))
+NOTEBOOKS = sorted(p for p in (ROOT/"nbs").glob("[0-9]*.ipynb"))
+MAX_FUNCTION_LINES = 60
+
+
+def _functions(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)): yield node
+
+
+def long_functions(path:Path)->list:
+    "`name (n lines)` of every function in `path` longer than MAX_FUNCTION_LINES (signature and body)"
+    tree = ast.parse(path.read_text())
+    return [f"{f.name} ({f.end_lineno - f.lineno + 1} lines)" for f in _functions(tree)
+            if f.end_lineno - f.lineno + 1 > MAX_FUNCTION_LINES]
+
+
+def private_imports(path:Path)->list:
+    "Private names (`_x`) imported from another module of the package, or from another package's private API"
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            ours = node.level > 0 or mod.startswith("citesum_nb")
+            private_mod = any(part.startswith("_") and part != "__future__" for part in mod.split("."))
+            out += [f"from {'.'*node.level}{mod} import {a.name}" for a in node.names
+                    if (a.name.startswith("_") and not a.name.startswith("__")) or (private_mod and not ours)]
+        elif isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            if isinstance(node.value, ast.Name) and node.value.id in ("rouge_scorer", "rouge_tokenize", "tokenizers"):
+                out.append(f"{node.value.id}.{node.attr}")
+    return out
+
+
+def _cells(nb:Path)->list:
+    return [c for c in json.loads(nb.read_text())["cells"] if c["cell_type"] == "code"]
+
+
+_EXPORT = re.compile(r"^#\|\s*export[si]?\s*$", re.M)
+
+
+def exports_without_example(nb:Path)->list:
+    "First line of every exported cell that is followed by another exported cell (or the end) with no example or test between"
+    cells = [("".join(c["source"])) for c in _cells(nb)]
+    out = []
+    for i, s in enumerate(cells):
+        if not _EXPORT.search(s): continue
+        nxt = next((t for t in cells[i+1:] if t.strip()), "")
+        if not nxt or _EXPORT.search(nxt) or "nbdev_export(" in nxt:
+            body = [l for l in s.splitlines() if l.strip() and not l.startswith("#|")]
+            out.append(body[0][:80] if body else "(empty)")
+    return out
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+def test_no_long_functions(path):
+    assert long_functions(path) == [], f"{path.name}: functions over {MAX_FUNCTION_LINES} lines"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+def test_no_private_names_across_modules(path):
+    assert private_imports(path) == [], f"{path.name} uses private names of other modules"
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_exported_cell_has_an_example_or_test_below(nb):
+    assert exports_without_example(nb) == [], f"{nb.name}: exported cells followed by no example or test"
+
+
+def test_checks_find_what_they_look_for(tmp_path):
+    "The checks themselves: each finds a planted case"
+    f = tmp_path/"m.py"
+    f.write_text("from .core import _open\nfrom rouge_score.rouge_scorer import _score_ngrams\nimport rouge_scorer\n"
+                 "x = rouge_scorer._create_ngrams\n" + "def long():\n" + "    pass\n" * MAX_FUNCTION_LINES)
+    assert long_functions(f) == [f"long ({MAX_FUNCTION_LINES + 1} lines)"]
+    assert private_imports(f) == ["from .core import _open", "from rouge_score.rouge_scorer import _score_ngrams", "rouge_scorer._create_ngrams"]
+    nb = tmp_path/"n.ipynb"
+    cell = lambda s: {"cell_type": "code", "source": [s], "metadata": {}, "outputs": []}
+    nb.write_text(json.dumps({"cells": [cell("#| export\ndef a(): pass"), cell("#| export\ndef b(): pass"), cell("a()"),
+                                        cell("#| export\ndef c(): pass")]}))
+    assert exports_without_example(nb) == ["def a(): pass", "def c(): pass"]
