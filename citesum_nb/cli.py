@@ -25,6 +25,7 @@ SUBCOMMANDS = {
     "tiny-model":  ("citesum_nb.train",    "tiny_model_cli",  "Write a small randomly initialised seq2seq model + tokenizer trained on a corpus"),
     "train":       ("citesum_nb.train",    "train_cli",       "Train a CiTES model (any Hugging Face seq2seq checkpoint) from a params file"),
     "transfer":    ("citesum_nb.transfer", "transfer_cli",    "Run one transfer experiment (a row of the paper's Tables 6-9) from a params file"),
+    "summarize":   ("citesum_nb.summarize", "summarize_cli",  "TLDRs of abstracts (arguments, a file, stdin or S2ORC ids) with a CiTES checkpoint"),
 }
 
 def _usage()->str:
