@@ -26,6 +26,7 @@ SUBCOMMANDS = {
     "train":       ("citesum_nb.train",    "train_cli",       "Train a CiTES model (any Hugging Face seq2seq checkpoint) from a params file"),
     "transfer":    ("citesum_nb.transfer", "transfer_cli",    "Run one transfer experiment (a row of the paper's Tables 6-9) from a params file"),
     "summarize":   ("citesum_nb.summarize", "summarize_cli",  "TLDRs of abstracts (arguments, a file, stdin or S2ORC ids) with a CiTES checkpoint"),
+    "card":        ("citesum_nb.cards",    "card_cli",        "Write (and upload) the Hugging Face card of a dataset build or a trained model"),
 }
 
 def _usage()->str:
