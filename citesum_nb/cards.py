@@ -8,7 +8,7 @@ __all__ = ['HF_SPLITS', 'SIZE_CATEGORIES', 'CITESUM_BIBTEX', 'S2ORC_BIBTEX', 'FI
            'dataset_card_text', 'check_dataset_card', 'dataset_card', 'push_dataset', 'model_card_data',
            'model_card_text', 'check_model_card', 'model_card', 'push_model', 'card_cli']
 
-# %% ../nbs/14_cards.ipynb #ee3accab
+# %% ../nbs/14_cards.ipynb #e35d0c30
 import json, re, shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +20,7 @@ from .build import citesum_features, report_markdown
 from .core import CitesumError, sample_corpus_dir
 from .params import StageParams
 
-# %% ../nbs/14_cards.ipynb #b5fba521
+# %% ../nbs/14_cards.ipynb #4c775967
 @dataclass
 class CardsParams(StageParams):
     "Parameters of this notebook's demo"
@@ -29,7 +29,7 @@ class CardsParams(StageParams):
     run_dir: str = ""    # a training run folder with best/; empty: train a tiny model (NOT pretrained) for two steps
     out_dir: str = "../runs/demo/14_cards"  # where the demo writes
 
-# %% ../nbs/14_cards.ipynb #b19846cd
+# %% ../nbs/14_cards.ipynb #0b07ef92
 HF_SPLITS = {"train": "train", "validation": "val", "test": "test"}   # Hub split name -> file stem of the build
 SIZE_CATEGORIES = [(10**3, "n<1K"), (10**4, "1K<n<10K"), (10**5, "10K<n<100K"), (10**6, "100K<n<1M"), (10**7, "1M<n<10M"),
                    (10**8, "10M<n<100M"), (10**9, "100M<n<1B")]
@@ -46,7 +46,7 @@ def dataset_license(report:dict)->str:
     "apache-2.0 for the bundled sample (written for this project), else odc-by (S2ORC's license)"
     return "apache-2.0" if _is_sample(report) else "odc-by"
 
-# %% ../nbs/14_cards.ipynb #c71860fd
+# %% ../nbs/14_cards.ipynb #58bee244
 def _parquet(build_dir:Path, stem:str)->Path:
     p = build_dir/"parquet"/f"{stem}.parquet"
     if not p.is_file(): raise CitesumError(f"{p} not found: is {build_dir} a CiteSum build folder (citesum build --out)?")
@@ -83,7 +83,7 @@ def _report(d:Path)->dict:
     if not f.is_file(): raise CitesumError(f"{f} not found: is {d} a CiteSum build folder (citesum build --out)?")
     return json.loads(f.read_text())
 
-# %% ../nbs/14_cards.ipynb #9f79289c
+# %% ../nbs/14_cards.ipynb #1ac58b90
 def build_command(report:dict,           # the build's report.json
                   out,                   # the build folder
                   argv:list|None=None,   # the arguments `citesum build` was given, when known
@@ -95,7 +95,7 @@ def build_command(report:dict,           # the build's report.json
     cmd += ["--out", str(out), "--thresholds", ",".join(f"{t:g}" for t in s["thresholds"]), "--seed", str(s["seed"])]
     return shlex.join(cmd + ([] if s.get("use_stemmer", True) else ["--no-stemmer"]))
 
-# %% ../nbs/14_cards.ipynb #89760e66
+# %% ../nbs/14_cards.ipynb #967245f7
 CITESUM_BIBTEX = """@inproceedings{mao2022citesum,
   title     = {{CiteSum}: Citation Text-guided Scientific Extreme Summarization and Domain Adaptation with Limited Supervision},
   author    = {Mao, Yuning and Zhong, Ming and Han, Jiawei},
@@ -126,7 +126,7 @@ LICENSE_NOTE = {"sample": "The bundled sample corpus was written for citesum-nb 
 
 def _demote(md:str)->str: return re.sub(r"^(#+) ", r"#\1 ", md, flags=re.M)
 
-# %% ../nbs/14_cards.ipynb #b0c338ba
+# %% ../nbs/14_cards.ipynb #76aea153
 def dataset_card_text(build_dir, card, argv:list|None=None)->str:
     "The body of a build's dataset card: description, structure, how it was built, the report, license and citations"
     d = Path(build_dir); report = _report(d); s = report["settings"]
@@ -188,7 +188,7 @@ Porter stemming) against that abstract is at least {th}. The counts of every sta
 ```
 """
 
-# %% ../nbs/14_cards.ipynb #81ed6c76
+# %% ../nbs/14_cards.ipynb #181e52a3
 def check_dataset_card(path)->object:
     "Load a dataset card with `huggingface_hub.DatasetCard` and check what `load_dataset` needs; the card, or a one-line error"
     from datasets import Features
@@ -219,7 +219,7 @@ def dataset_card(build_dir,              # a CiteSum build folder
     check_dataset_card(out)
     return out
 
-# %% ../nbs/14_cards.ipynb #b8b2fe22
+# %% ../nbs/14_cards.ipynb #9f35e8fc
 def push_dataset(build_dir,            # a CiteSum build folder with its README.md
                  repo:str,             # Hub dataset repository, "user/name"
                  private:bool=False,   # create the repository as private
@@ -236,7 +236,7 @@ def push_dataset(build_dir,            # a CiteSum build folder with its README.
     load_dataset(str(d)).push_to_hub(repo, private=private, token=token, commit_message="CiteSum splits")
     return str(url)
 
-# %% ../nbs/14_cards.ipynb #4606aac3
+# %% ../nbs/14_cards.ipynb #9dbec7c5
 def _is_hub_id(s:str)->bool: return bool(re.fullmatch(r"[A-Za-z0-9][\w.-]*(/[\w.-]+)?", s or "")) and not Path(s).exists()
 
 def _run_files(run_dir)->tuple:
@@ -264,7 +264,7 @@ def model_card_data(run_dir, base_model:str|None=None, dataset:str|None=None, li
                          tags=["summarization", "scientific-papers", "tldr", "citesum", "cites"] + (["not-pretrained"] if tiny else []),
                          model_name=f"{r.name}-cites" if evals else None, eval_results=evals or None)
 
-# %% ../nbs/14_cards.ipynb #970483a6
+# %% ../nbs/14_cards.ipynb #ef4d711d
 NOT_PRETRAINED_WARNING = ("> **Warning: NOT PRETRAINED.** This is a tiny, randomly initialised model made for tests and demos "
                           "(`make_tiny_model`). Its outputs are noise and its scores say nothing about CiTES.")
 SHOWN_PARAMS = ("source", "target", "lr", "batch_size", "grad_accum_steps", "max_steps", "epochs", "warmup_steps", "label_smoothing",
@@ -285,7 +285,7 @@ post_process(tok.decode(ids[0], skip_special_tokens=True), "ref_to_this_paper")
 
 With `transformers` 4.x, `pipeline("summarization", model="{name}")` also works (transformers 5 removed that pipeline)."""
 
-# %% ../nbs/14_cards.ipynb #28695d7c
+# %% ../nbs/14_cards.ipynb #8ccb625d
 def model_card_text(run_dir, card, name:str|None=None)->str:
     "The body of a run's model card: what it is, intended use, how to use it, data, parameters, scores, limits, citation"
     r, m, p = _run_files(run_dir)
@@ -345,7 +345,7 @@ Summaries can be fluent and wrong: check them against the paper. The model knows
 ```
 """
 
-# %% ../nbs/14_cards.ipynb #d2df02bf
+# %% ../nbs/14_cards.ipynb #fef6cdc6
 def check_model_card(path)->object:
     "Load a model card with `huggingface_hub.ModelCard` (which parses `model-index`) and check its keys; the card, or a one-line error"
     from huggingface_hub import ModelCard
@@ -371,7 +371,7 @@ def model_card(run_dir,                   # a training run folder with best/, me
     check_model_card(out)
     return out
 
-# %% ../nbs/14_cards.ipynb #fd030251
+# %% ../nbs/14_cards.ipynb #cd9737e1
 def push_model(run_dir,               # a training run folder whose best/ has a model card
                repo:str,              # Hub model repository, "user/name"
                private:bool=False,    # create the repository as private
@@ -386,7 +386,7 @@ def push_model(run_dir,               # a training run folder whose best/ has a 
                       ignore_patterns=["training_args.bin", "checkpoint-*"])
     return str(url)
 
-# %% ../nbs/14_cards.ipynb #4458e597
+# %% ../nbs/14_cards.ipynb #c9477dbe
 def card_cli(argv:list|None=None)->int:
     "`citesum card dataset|model DIR`: write and check a Hugging Face card, optionally upload with --push-to-hub"
     import argparse

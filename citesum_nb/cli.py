@@ -27,6 +27,7 @@ SUBCOMMANDS = {
     "transfer":    ("citesum_nb.transfer", "transfer_cli",    "Run one transfer experiment (a row of the paper's Tables 6-9) from a params file"),
     "summarize":   ("citesum_nb.summarize", "summarize_cli",  "TLDRs of abstracts (arguments, a file, stdin or S2ORC ids) with a CiTES checkpoint"),
     "card":        ("citesum_nb.cards",    "card_cli",        "Write (and upload) the Hugging Face card of a dataset build or a trained model"),
+    "docs":        ("citesum_nb.docs",     "docs_cli",        "Render the notebooks as a website (offline), or write the index.html of a run folder"),
 }
 
 def _usage()->str:
