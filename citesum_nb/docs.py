@@ -8,7 +8,7 @@ __all__ = ['QUARTO_OPTION', 'SITE_CSS', 'IMAGE_TYPES', 'FIGURE_TYPES', 'RUN_CSS'
            'check_links', 'build_docs', 'run_contents', 'render_notebook_file', 'write_run_index', 'find_browser',
            'browser_screenshot', 'browser_check', 'docs_cli']
 
-# %% ../nbs/15_docs.ipynb #cd496186
+# %% ../nbs/15_docs.ipynb #f51c079e
 import ast, html as htmllib, json, re, shutil, subprocess, tempfile, time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlsplit
 from .core import CitesumError, ensure_dir
 from .params import StageParams
 
-# %% ../nbs/15_docs.ipynb #6c9b2f0a
+# %% ../nbs/15_docs.ipynb #203470c6
 @dataclass
 class DocsParams(StageParams):
     "Parameters of this notebook's demo (the command takes the same names)"
@@ -28,7 +28,7 @@ class DocsParams(StageParams):
     execute: bool = False                   # run the notebooks (with their defaults, flagged cells skipped) before rendering
     out_dir: str = "../runs/demo/15_docs"   # where the demo writes the site and a small run folder
 
-# %% ../nbs/15_docs.ipynb #1a3e491c
+# %% ../nbs/15_docs.ipynb #e3d4f492
 QUARTO_OPTION = re.compile(r"^\s*#\|\s*([\w-]+)\s*:\s*(.*?)\s*$")
 
 def cell_options(source:str)->tuple:
@@ -38,7 +38,7 @@ def cell_options(source:str)->tuple:
         opts[m.group(1)] = m.group(2).strip("'\""); lines.pop(0)
     return opts, "\n".join(lines)
 
-# %% ../nbs/15_docs.ipynb #3572f47a
+# %% ../nbs/15_docs.ipynb #834ad69a
 def _frontmatter(cell)->dict|None:
     import yaml
     m = re.fullmatch(r"\s*---\s*\n(.*?)\n---\s*", "".join(cell.get("source", "")), flags=re.S) if cell.get("cell_type") == "raw" else None
@@ -65,7 +65,7 @@ def clean_for_html(nb)->tuple:
     ks = (nb.get("metadata") or {}).get("kernelspec")
     return new_notebook(cells=cells, metadata={"kernelspec": dict(ks)} if ks else {}), fm
 
-# %% ../nbs/15_docs.ipynb #9c6fef3d
+# %% ../nbs/15_docs.ipynb #d9571eef
 _DOC_RUN = {"export", "exports", "exporti", "exec_doc"}
 
 def _import_split(source:str)->tuple|None:
@@ -101,7 +101,7 @@ def hoist_imports(nb)->int:
         if hasattr(c, "idx_"): c.idx_ = i
     return len(idx)
 
-# %% ../nbs/15_docs.ipynb #58398a14
+# %% ../nbs/15_docs.ipynb #a8ae4720
 def _run_notebook(path:Path)->Path:
     "A copy of the notebook at `path` with the outputs of the cells nbdev-test runs (written next to it, hidden)"
     from execnb.shell import CaptureShell
@@ -123,19 +123,25 @@ def _run_notebook(path:Path)->Path:
     write_nb(nb, tmp)
     return tmp
 
-def prepare_notebook(path,              # a notebook of the project's nbs/ folder
-                     execute:bool=False, # run it with its defaults first, so the page shows every output
+def _source_for_docs(path:Path, execute:bool, outputs_from)->Path:
+    "The notebook whose outputs the page shows: a run's executed copy, a fresh execution, or the notebook itself"
+    if outputs_from and (Path(outputs_from)/path.name).is_file(): return Path(outputs_from)/path.name
+    return _run_notebook(path) if execute else path
+
+def prepare_notebook(path,               # a notebook of the project's nbs/ folder
+                     execute:bool=False,  # run it with its defaults first, so the page shows every output
+                     outputs_from=None,   # a run folder: take the outputs of its executed copy (`<run>/<name>.ipynb`) when it has one
                     )->dict:
     "nbdev's docs processing of one notebook: `{'nb': plain notebook (dict), 'fm': front matter}`"
     from fastcore.nbio import read_nb
-    from fastcore.xtras import modified_env
-    from fastcore.xtras import working_directory
+    from fastcore.xtras import modified_env, working_directory
     from nbdev.processors import FilterDefaults
     path = Path(path).resolve()
-    src = _run_notebook(path) if execute else path
+    src = _source_for_docs(path, execute, outputs_from)
     try:
         nb = read_nb(src)
         nb.path_ = str(path)
+        nb.cells = [c for c in nb.cells if "injected-parameters" not in (c.get("metadata") or {}).get("tags", [])]   # papermill's
         hoist_imports(nb)
         with working_directory(path.parent), modified_env(IN_TEST="1"):   # IN_TEST: cosmetic only (no progress bars)
             try: FilterDefaults()(nb)
@@ -143,18 +149,18 @@ def prepare_notebook(path,              # a notebook of the project's nbs/ folde
                 cause = e.__cause__ or e
                 raise CitesumError(f"{path.name}: nbdev's docs processing failed: {str(e).splitlines()[0]} {type(cause).__name__}: {cause}") from None
     finally:
-        if src != path: src.unlink(missing_ok=True)
+        if src.name.startswith(".docs-exec-"): src.unlink(missing_ok=True)
     clean, fm = clean_for_html(nb)
     return {"nb": dict(clean), "fm": fm}
 
-# %% ../nbs/15_docs.ipynb #d2895c85
+# %% ../nbs/15_docs.ipynb #6bcb63ec
 def pandoc_id(text:str)->str:
     "The id Pandoc (and so Quarto) gives a heading: lower case, spaces to hyphens, only letters, digits, `_-.`"
     s = re.sub(r"\s+", "-", re.sub(r"[^\w\s.-]", "", text.strip(), flags=re.UNICODE).strip()).lower()
     s = re.sub(r"^[^a-z]+", "", s)
     return s or "section"
 
-# %% ../nbs/15_docs.ipynb #052ee2b3
+# %% ../nbs/15_docs.ipynb #dbae21c7
 def _md_html(text:str)->str:
     from nbconvert.filters import markdown2html
     return markdown2html(text)
@@ -191,7 +197,7 @@ def _fix_links(soup, pages:dict, doc_url:str, absent=()):
         for a in hd.find_all("a", class_="anchor-link"): a["href"] = f"#{new}"
         hd["id"] = new
 
-# %% ../nbs/15_docs.ipynb #63a04d0d
+# %% ../nbs/15_docs.ipynb #aeb734a3
 def render_page(nb:dict,                # a plain notebook (from `prepare_notebook`, or any executed notebook)
                 title:str="",            # page title (a header above the cells; none if empty)
                 description:str="",      # the line under the title
@@ -221,7 +227,7 @@ def render_page(nb:dict,                # a plain notebook (from `prepare_notebo
     _fix_links(soup, pages or {}, doc_url, set(absent))
     return str(soup)
 
-# %% ../nbs/15_docs.ipynb #26ef647d
+# %% ../nbs/15_docs.ipynb #3caa16c0
 def _local(url:str)->bool:
     s = urlsplit(url)
     return bool(url) and not s.scheme and not s.netloc and not url.startswith(("#", "//"))
@@ -250,7 +256,7 @@ def check_links(folder,           # a folder of HTML pages (a docs site or a run
                     problems.append(f"{rel}: <{tag} {attr}={url!r}>: no element with id {frag!r} in {target.name}")
     return problems
 
-# %% ../nbs/15_docs.ipynb #89ac75e5
+# %% ../nbs/15_docs.ipynb #38f88dc1
 def _site_pages(nbs:Path, notebooks)->list:
     from nbdev.config import nbpath2html
     found = sorted(p for p in nbs.glob("*.ipynb") if not p.name.startswith(("_", ".")))
@@ -269,26 +275,30 @@ def _copy_local_images(page_html:str, src_dir:Path, dest_dir:Path):
         if _local(s) and (src_dir/s).is_file() and not (dest_dir/s).exists():
             ensure_dir((dest_dir/s).parent); shutil.copy2(src_dir/s, dest_dir/s)
 
-# %% ../nbs/15_docs.ipynb #0a608fa8
+# %% ../nbs/15_docs.ipynb #d4148ef4
 def build_docs(out_dir="_docs",          # where the site goes
                nbs_dir=None,              # the notebooks (default: nbs_path of the project, from pyproject.toml)
                notebooks=None,            # stems to render (default: all; the sidebar lists only these)
                execute:bool=False,        # run each notebook with its defaults first (pages with every output and figure)
                n_workers:int=2,           # parallel processes (0: in this process)
+               outputs_from=None,         # a run folder whose executed notebooks give the pages their outputs
               )->dict:
     "Render the notebooks into a website in `out_dir` and check its links; returns `{pages, out_dir, problems}`"
     from fastcore.parallel import parallel
-    from nbdev.config import get_config
+    try: from nbdev.config import get_config
+    except ImportError: raise CitesumError("citesum docs needs nbdev (a development dependency): pip install -e '.[dev]'") from None
     cfg = get_config(nbs_dir) if nbs_dir else get_config()
     nbs = Path(nbs_dir or cfg.nbs_path).resolve()
     pages = _site_pages(nbs, notebooks)
     kw = {} if n_workers == 0 else {"method": "spawn"}
-    prepared = parallel(prepare_notebook, [str(p["src"]) for p in pages], execute=execute, n_workers=min(n_workers, len(pages)), progress=False, **kw)
+    if outputs_from and not Path(outputs_from).is_dir(): raise CitesumError(f"--outputs-from: run folder not found: {outputs_from}")
+    prepared = parallel(prepare_notebook, [str(p["src"]) for p in pages], execute=execute, outputs_from=outputs_from and str(Path(outputs_from).resolve()),
+                        n_workers=min(n_workers, len(pages)), progress=False, **kw)
     for p, pr in zip(pages, prepared): p.update(nb=pr["nb"], title=pr["fm"].get("title") or p["stem"], description=pr["fm"].get("description", ""))
     out = ensure_dir(Path(out_dir))
-    doc_url = f"{cfg.get('doc_host', '')}{cfg.get('doc_baseurl', '')}"
-    links = {p["stem"]: p["file"] for p in pages}
-    absent = {p["file"] for p in _site_pages(nbs, None)} - set(links.values())
+    doc_url = getattr(cfg, "doc_url", "")     # [project.urls] Documentation
+    links = {p["stem"]: p["file"] for p in _site_pages(nbs, None)}      # every notebook of the project -> its page
+    absent = set(links.values()) - {p["file"] for p in pages}
     for p in pages:
         page = render_page(p["nb"], p["title"], p["description"], _nav(pages, p["file"], cfg.get("lib_name") or "docs"), links, doc_url, absent)
         (out/p["file"]).write_text(page, encoding="utf-8")
@@ -296,7 +306,7 @@ def build_docs(out_dir="_docs",          # where the site goes
     (out/".nojekyll").touch()
     return {"pages": [str(out/p["file"]) for p in pages], "out_dir": str(out), "problems": check_links(out, [out/p["file"] for p in pages])}
 
-# %% ../nbs/15_docs.ipynb #663cd7bf
+# %% ../nbs/15_docs.ipynb #5b6a1644
 IMAGE_TYPES = (".png", ".svg", ".jpg", ".jpeg")
 FIGURE_TYPES = IMAGE_TYPES + (".pdf",)
 
@@ -323,11 +333,23 @@ def render_notebook_file(src, dest)->Path:
     ensure_dir(dest.parent).joinpath(dest.name).write_text(render_page(nb, title=src.stem), encoding="utf-8")
     return dest
 
-# %% ../nbs/15_docs.ipynb #0e082f56
+# %% ../nbs/15_docs.ipynb #cf8f656c
 RUN_CSS = """body { font: 15px/1.5 system-ui, sans-serif; margin: 24px auto; max-width: 1150px; padding: 0 20px; color: #24292f; }
 table { border-collapse: collapse; margin: 8px 0 18px; } td, th { border: 1px solid #d0d7de; padding: 4px 9px; text-align: left; }
 .figs { display: flex; flex-wrap: wrap; gap: 16px; } figure { margin: 0; width: 360px; } figure img { width: 100%; border: 1px solid #d0d7de; }
-figcaption { font-size: 13px; color: #57606a; word-break: break-all; } .muted { color: #57606a; } details { margin: 6px 0 14px; }"""
+figcaption { font-size: 13px; color: #57606a; overflow-wrap: anywhere; } .muted { color: #57606a; } details { margin: 6px 0 14px; }"""
+
+def _image_twin(f:str, files:list)->str|None:
+    "The PNG/SVG/JPEG drawn from the same figure as `f` (same path, other suffix), if the run has one"
+    return next((t for t in files if t != f and Path(t).with_suffix("") == Path(f).with_suffix("") and Path(t).suffix in IMAGE_TYPES), None)
+
+def _figure_html(f:str, files:list)->str:
+    "A figure of the run index: the image with its path, and a link to the PDF drawn with it; a PDF alone is a link"
+    e = htmllib.escape
+    if Path(f).suffix not in IMAGE_TYPES: return f'<figure><a href="{e(f)}">{e(f)}</a></figure>'
+    pdf = next((t for t in files if t.endswith(".pdf") and Path(t).with_suffix("") == Path(f).with_suffix("")), None)
+    return (f'<figure><img src="{e(f)}" alt="{e(f)}"><figcaption>{e(f)}' + (f' · <a href="{e(pdf)}">PDF</a>' if pdf else "")
+            + "</figcaption></figure>")
 
 def write_run_index(run_dir,  # a run folder (citesum run): executed notebooks, figures, results tables
                    )->Path:
@@ -341,8 +363,7 @@ def write_run_index(run_dir,  # a run folder (citesum run): executed notebooks, 
         page = render_notebook_file(r/s["notebook"], r/"html"/f"{s['name']}.html").relative_to(r) if s["notebook"] else None
         rows.append(f"<tr><td>{e(s['name'])}</td><td>" + (f'<a href="{e(str(page))}">page</a> · <a href="{e(s["notebook"])}">notebook</a>'
                     if page else '<span class="muted">not run</span>') + "</td></tr>")
-    figs = "".join(f'<figure><img src="{e(f)}" alt="{e(f)}"><figcaption>{e(f)}</figcaption></figure>' if Path(f).suffix in IMAGE_TYPES
-                   else f'<figure><a href="{e(f)}">{e(f)}</a></figure>' for f in c["figures"])
+    figs = "".join(_figure_html(f, c["figures"]) for f in c["figures"] if not (f.endswith(".pdf") and _image_twin(f, c["figures"])))
     tables = "".join(f'<h3>{e(t)}</h3><p><a href="{e(t)}">Markdown</a>' + (f' · <a href="{e(str(Path(t).with_suffix(".csv")))}">CSV</a>'
                      if (r/t).with_suffix(".csv").is_file() else "") + f"</p>{_md_html((r/t).read_text())}" for t in c["tables"])
     reports = "".join(f'<details><summary>{e(t)}</summary>{_md_html((r/t).read_text())}</details>' for t in c["reports"])
@@ -356,7 +377,7 @@ def write_run_index(run_dir,  # a run folder (citesum run): executed notebooks, 
     (r/"index.html").write_text(page, encoding="utf-8")
     return r/"index.html"
 
-# %% ../nbs/15_docs.ipynb #6cae29d0
+# %% ../nbs/15_docs.ipynb #2154f8d9
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 
 def find_browser()->str|None:
@@ -406,7 +427,7 @@ def browser_check(page, browser:str|None=None)->dict:
     if body is None or not body.has_attr("data-images"): raise CitesumError(f"the browser did not finish loading {page}")
     return {"images": int(body["data-images"]), "broken": json.loads(body["data-broken"])}
 
-# %% ../nbs/15_docs.ipynb #64abe96d
+# %% ../nbs/15_docs.ipynb #0be3cf07
 def docs_cli(argv:list|None=None)->int:
     "`citesum docs`: the notebooks as a website (offline, nbconvert), or `--run-index RUN_DIR` for a run folder"
     import argparse
@@ -417,6 +438,7 @@ def docs_cli(argv:list|None=None)->int:
     p.add_argument("--nbs", help="notebooks folder (default: nbs_path from pyproject.toml)")
     p.add_argument("--only", nargs="+", metavar="NOTEBOOK", help="render only these notebooks (stems, e.g. index 04_analysis)")
     p.add_argument("--execute", action="store_true", help="run each notebook with its defaults first, so pages show every output and figure")
+    p.add_argument("--outputs-from", metavar="RUN_DIR", help="show the outputs of a run's executed notebooks (e.g. runs/demo_run) instead")
     p.add_argument("--workers", type=int, default=2, help="parallel processes (default: 2)")
     p.add_argument("--run-index", metavar="RUN_DIR", help="instead: write RUN_DIR/index.html for a run folder")
     a = p.parse_args(argv)
@@ -424,7 +446,8 @@ def docs_cli(argv:list|None=None)->int:
         idx = write_run_index(a.run_index); problems = check_links(Path(a.run_index), [idx])
         print(f"run index: {idx}")
     else:
-        res = build_docs(a.out, a.nbs, a.only, a.execute, a.workers); problems = res["problems"]
+        if a.execute and a.outputs_from: raise CitesumError("give --execute or --outputs-from, not both")
+        res = build_docs(a.out, a.nbs, a.only, a.execute, a.workers, a.outputs_from); problems = res["problems"]
         print(f"{len(res['pages'])} page(s) in {res['out_dir']}; home page: {Path(res['out_dir'])/'index.html'}")
     for x in problems: print(f"broken: {x}")
     if problems: raise CitesumError(f"{len(problems)} link(s) or image(s) do not resolve")

@@ -7,7 +7,7 @@ __all__ = ['POST_PROCESS', 'SummarizeParams', 'texts_from_args', 'read_texts', '
            'inference_dtype', 'model_config', 'load_summarizer', 'finish_tldr', 'TruncationWarning', 'input_limit',
            'summarize', 'summarize_cli']
 
-# %% ../nbs/13_summarize.ipynb #f5718574
+# %% ../nbs/13_summarize.ipynb #96af4613
 import argparse, json, sys, warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +18,7 @@ from .params import StageParams, add_cli_options
 from .s2orc import BadInputLog, fast_paper_id, find_shards, fulltext_abstract, parse_metadata, read_lines
 from .transfer import GENERATION_PRESETS, finalize_prediction
 
-# %% ../nbs/13_summarize.ipynb #b17bfccd
+# %% ../nbs/13_summarize.ipynb #582da9a7
 @dataclass
 class SummarizeParams(StageParams):
     "Parameters of `summarize`, `citesum summarize` and the notebook's demo"
@@ -39,7 +39,7 @@ class SummarizeParams(StageParams):
         self.require("max_length", self.max_length >= self.min_length, f"must be at least min_length ({self.min_length})")
         self.require("max_source_length", self.max_source_length >= 8, "must be at least 8 tokens")
 
-# %% ../nbs/13_summarize.ipynb #e644a224
+# %% ../nbs/13_summarize.ipynb #0d491978
 def _checked(pairs:list, where:str)->list:
     for i, t in pairs:
         if not isinstance(t, str): raise CitesumError(f"{where}: text {i} is {type(t).__name__}, not text")
@@ -69,7 +69,7 @@ def read_texts(path,                 # .txt (one abstract per line), .jsonl / .j
     except UnicodeDecodeError: raise CitesumError(f"{p}: not a UTF-8 text file (give .txt, .jsonl or .jsonl.gz)") from None
     return _checked([(n, l) for n, l in enumerate(lines, 1) if l.strip()], str(p))
 
-# %% ../nbs/13_summarize.ipynb #8df9f08f
+# %% ../nbs/13_summarize.ipynb #d57a11bc
 def _scan(files:list, wanted:set, found:dict, parse, fmt:str):
     "Fill `found` with the abstracts of wanted ids from `files`, parsing only the lines whose id is wanted"
     log = BadInputLog()
@@ -94,7 +94,7 @@ def s2orc_abstracts(s2orc_dir,          # an S2ORC folder (2020-07-05 release or
     if missing: raise CitesumError(f"no abstract for paper(s) {', '.join(missing)} in {s2orc_dir} (not in the corpus, or no abstract)")
     return [(str(i), " ".join(found[str(i)].split())) for i in paper_ids]
 
-# %% ../nbs/13_summarize.ipynb #2ccd303b
+# %% ../nbs/13_summarize.ipynb #f12745ef
 def resolve_device(device:str="auto")->str:
     "The device to run on: `auto` is cuda when a GPU is visible, else cpu; cuda without a GPU is an error"
     import torch
@@ -111,12 +111,18 @@ def inference_dtype(device:str,                # "cpu" or "cuda"
     ok = torch.cuda.is_bf16_supported() if bf16_supported is None else bf16_supported
     return torch.bfloat16 if ok else torch.float32
 
-# %% ../nbs/13_summarize.ipynb #1d348a88
+# %% ../nbs/13_summarize.ipynb #681c4739
 def _looks_like_path(s:str)->bool: return s.startswith((".", "/", "~")) or "\\" in s or s.count("/") > 1
+
+def _hub_offline()->bool:
+    "Offline mode of the Hub libraries (`HF_HUB_OFFLINE`/`TRANSFORMERS_OFFLINE`), for huggingface_hub 0.x and 1.x alike"
+    import os
+    from huggingface_hub import constants
+    return bool(constants.HF_HUB_OFFLINE) or any(os.environ.get(k, "").lower() in ("1", "true", "yes", "on")
+                                                 for k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
 
 def model_config(name_or_path:str):
     "The model's config, checked to be a seq2seq (encoder-decoder) model; one-line errors for what cannot summarize"
-    from huggingface_hub import is_offline_mode
     from transformers import AutoConfig
     s = str(name_or_path).strip()
     if not s: raise CitesumError("--model is required: a CiTES folder (citesum train writes <out_dir>/best) or a Hub name")
@@ -128,7 +134,7 @@ def model_config(name_or_path:str):
     else:
         try: cfg = AutoConfig.from_pretrained(s)
         except (OSError, ValueError) as e:
-            if is_offline_mode(): raise CitesumError(f"cannot load {s!r}: it is not in the local Hugging Face cache and the Hub is "
+            if _hub_offline(): raise CitesumError(f"cannot load {s!r}: it is not in the local Hugging Face cache and the Hub is "
                                                      "offline (HF_HUB_OFFLINE=1); download it once online or give a model folder") from None
             raise CitesumError(f"cannot load {s!r} from the Hugging Face Hub: {str(e).splitlines()[0]}") from None
     if not getattr(cfg, "is_encoder_decoder", False):
@@ -148,7 +154,7 @@ def load_summarizer(name_or_path:str,  # model folder or Hub name
     model = AutoModelForSeq2SeqLM.from_pretrained(src).to(device=dev, dtype=inference_dtype(dev)).eval()
     return model, tok, dev
 
-# %% ../nbs/13_summarize.ipynb #ed7a25ad
+# %% ../nbs/13_summarize.ipynb #4328f232
 POST_PROCESS = ("remove_ref", "ref_to_this_paper", "none")
 
 def finish_tldr(raw:str,                  # the decoder's continuation after the prompt
@@ -160,7 +166,7 @@ def finish_tldr(raw:str,                  # the decoder's continuation after the
     if post_process == "none": return f"{prompt} {raw}".strip() if prompt else raw.strip()
     return finalize_prediction(raw, "post_process" if post_process == "ref_to_this_paper" else "prompt", prompt)
 
-# %% ../nbs/13_summarize.ipynb #bda5f6b4
+# %% ../nbs/13_summarize.ipynb #717036c3
 class TruncationWarning(UserWarning): "An input was longer than the model reads and was cut"
 
 def input_limit(model, tok, max_source_length:int=1024)->int:
@@ -175,7 +181,7 @@ def _warn_truncated(ids:list, lengths:list, limit:int):
         warnings.warn(f"{len(long)} text(s) longer than the model input of {limit} tokens were truncated: {shown}", TruncationWarning, stacklevel=3)
     return [n > limit for n in lengths]
 
-# %% ../nbs/13_summarize.ipynb #8fe5a1d5
+# %% ../nbs/13_summarize.ipynb #63986077
 def summarize(texts:Sequence,       # abstracts (str), or (id, text) pairs from the readers above
               model,                # model folder / Hub name, or `(model, tokenizer, device)` from `load_summarizer`
               *,
@@ -205,7 +211,7 @@ def summarize(texts:Sequence,       # abstracts (str), or (id, text) pairs from 
         for i, r in zip(ii, raw): out[i] = finish_tldr(r, prompt, post_process)
     return [{"id": i, "tldr": t, "truncated": tr} for i, t, tr in zip(ids, out, truncated)]
 
-# %% ../nbs/13_summarize.ipynb #765ed049
+# %% ../nbs/13_summarize.ipynb #97a5e7d1
 def _parser()->argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="citesum summarize", description="TLDRs of abstracts with a CiTES (or any seq2seq) "
                                 "checkpoint, with the CiteSum paper's zero-shot recipe: prompt 'This paper', greedy, REF removed.")
@@ -233,7 +239,7 @@ def _inputs(a)->list:
     if not pairs: raise CitesumError("no abstracts: give them as arguments, with --file or --s2orc/--paper-id, or on standard input")
     return pairs
 
-# %% ../nbs/13_summarize.ipynb #90e79999
+# %% ../nbs/13_summarize.ipynb #02df7a01
 def _write(res:list, out:str|None, as_json:bool):
     if out:
         o = Path(out); ensure_dir(o.parent)
