@@ -29,6 +29,9 @@ SUBCOMMANDS = {
     "cloze":       ("citesum_nb.cloze_baselines", "cloze_cli", "Related-work summary cloze (Deutsch & Roth 2019): build the dataset, run its baselines"),
     "crosseval":   ("citesum_nb.crosseval", "crosseval_cli",   "Cross-dataset evaluation (CDEvalSumm): the train x test matrix, stiffness and stableness"),
     "bias":        ("citesum_nb.bias",     "bias_cli",        "Dataset-bias measures of a dataset split (CDEvalSumm: coverage, density, novelty, fusion, ...)"),
+    "summarize":   ("citesum_nb.summarize", "summarize_cli",  "TLDRs of abstracts (arguments, a file, stdin or S2ORC ids) with a CiTES checkpoint"),
+    "card":        ("citesum_nb.cards",    "card_cli",        "Write (and upload) the Hugging Face card of a dataset build or a trained model"),
+    "docs":        ("citesum_nb.docs",     "docs_cli",        "Render the notebooks as a website (offline), or write the index.html of a run folder"),
 }
 
 def _usage()->str:
