@@ -21,13 +21,40 @@ from .core import CitesumError, ensure_dir, save_table, shared_data, skip_note
 from .evaluate import load_summarization_data, CachedTokenizer
 
 # %% auto #0
-__all__ = ['PAPER_RC', 'COLUMN_WIDTH', 'PAPER_ABSTRACTION', 'RATING_SCALE', 'SHEET_COLUMNS', 'load_split', 'n_words',
-           'dataset_statistics', 'resolve_scitldr', 'statistics_table', 'top_discipline', 'unique_papers',
+__all__ = ['PAPER_RC', 'COLUMN_WIDTH', 'PAPER_ABSTRACTION', 'RATING_SCALE', 'SHEET_COLUMNS', 'AnalysisParams', 'load_split',
+           'n_words', 'dataset_statistics', 'resolve_scitldr', 'statistics_table', 'top_discipline', 'unique_papers',
            'discipline_distribution', 'save_figure', 'plot_discipline_distribution', 'citation_distribution',
            'plot_citation_distribution', 'source_recall', 'reference_groups', 'grouping_for', 'abstraction_level',
            'abstraction_table', 'tokenize', 'extractive_fragments', 'extractiveness', 'extractiveness_table',
            'plot_extractiveness', 'sample_for_rating', 'spreadsheet_safe', 'write_rating_sheets', 'read_rating_sheet',
            'summarize_ratings', 'abstraction_cli', 'human_eval_cli']
+
+# %% ../nbs/04_analysis.ipynb #efc9c46f
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+from .params import FilePath, PathOrName, StageParams
+
+@dataclass
+class AnalysisParams(StageParams):
+    "Parameters of the dataset analysis (`04_analysis`)"
+    notebook: ClassVar[str] = "04_analysis"
+    data_dir: FilePath = ""  # built CiteSum folder or official release folder; empty: build the bundled sample into out_dir
+    out_dir: FilePath = "../runs/demo/04_analysis"  # results/*.md|csv and the sample rating sheets go here
+    fig_dir: FilePath = "../runs/demo/04_analysis/figures"  # figures (PNG and PDF) go here
+    scitldr_dir: PathOrName = ""  # SciTLDR-A folder or allenai/scitldr; empty: the shared copy when present; none: skip
+    official_dir: FilePath = ""  # folder with the official CiteSum release (JSON files); empty: skip
+    min_discipline_share: float = 0.001  # disciplines below this share of papers are left out of Figure 1
+    split: str = "test"  # split used for abstraction, extractiveness and rating sheets
+    max_examples: int = 0  # cap on examples per dataset for abstraction and extractiveness; 0 for all
+    n_rate: int = 10  # items per human-evaluation sheet
+    n_annotators: int = 2  # rating sheets to write (same items, one sheet per annotator)
+    seed: int = 0  # sampling seed for the rating sheets
+    def validate(self):
+        "Ranges"
+        self.require("min_discipline_share", 0 <= self.min_discipline_share < 1, "must be in [0, 1)")
+        for k in ("max_examples",): self.require(k, getattr(self, k) >= 0, "must be >= 0 (0 = all)")
+        for k in ("n_rate", "n_annotators"): self.require(k, getattr(self, k) >= 1, "must be at least 1")
 
 # %% ../nbs/04_analysis.ipynb #7c51c1ec
 def load_split(name_or_path:str, # a built CiteSum folder, official release JSON folder, SciTLDR folder or Hub name

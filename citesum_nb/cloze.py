@@ -23,7 +23,7 @@ import pandas as pd
 import dask
 import yaml
 
-from .core import CitesumError, ensure_dir, read_jsonl, sample_corpus_dir, save_table, write_jsonl
+from .core import CitesumError, ensure_dir, read_jsonl, sample_corpus_dir, save_table, write_jsonl, published_path
 from .params import StageParams
 from .s2orc import BadInputLog, find_shards, iter_fulltext, load_papers
 from .citations import is_related_work, make_splitter, related_work_paragraphs, replace_citation
@@ -47,7 +47,7 @@ class ClozeParams(StageParams):
     scheduler: str = "synchronous"                       # synchronous, threads, processes, local (a LocalCluster) or tcp://host:8786
     workers: int = 0                                     # LocalCluster workers, 0 for one per core
     splitter: Literal["fast", "spacy"] = "fast"          # sentence splitter of paragraphs and documents
-    published: str = "../params/published/summary_cloze.yaml"  # the paper's published numbers, for the tables
+    published: str = ""  # the published numbers ("": the copy shipped in citesum_nb/published/summary_cloze.yaml)
 
     def validate(self):
         self.require("max_context_sentences", self.max_context_sentences >= 0, "must be 0 (all) or more")
@@ -345,10 +345,10 @@ def cloze_statistics(instances:list)->pd.DataFrame:
     return pd.DataFrame(rows)
 
 # %% ../nbs/11_cloze.ipynb #14c10f5e
-def published_numbers(path="../params/published/summary_cloze.yaml",  # the published-numbers file of the project
+def published_numbers(path="",  # a published-numbers file ("": the copy shipped with the package)
                      )->dict:
     "The summary cloze paper's published numbers, with the table each comes from"
-    path = Path(path)
+    path = published_path("summary_cloze.yaml", path)
     if not path.exists(): raise CitesumError(f"published numbers file not found: {path}")
     pub = yaml.safe_load(path.read_text())
     for t in ("table1", "table4", "table5", "table6"):

@@ -41,7 +41,7 @@ class ClozeBaselinesParams(StageParams):
     n_boot: int = 1000                                   # bootstrap samples of the significance tests
     seed: int = 0                                        # seed of the bootstrap
     n_jobs: int = 1                                      # worker processes for ROUGE
-    published: str = "../params/published/summary_cloze.yaml"  # the paper's published numbers
+    published: str = ""  # the published numbers ("": the copy shipped in citesum_nb/published/summary_cloze.yaml)
 
     def validate(self):
         self.require("k1", self.k1 >= 0, "must be non-negative"); self.require("b", 0 <= self.b <= 1, "must be in [0, 1]")

@@ -26,7 +26,7 @@ import yaml
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfTransformer
 
 from .citations import replace_citation
-from .core import CitesumError, ensure_dir, sample_corpus_dir, save_table
+from .core import CitesumError, ensure_dir, sample_corpus_dir, save_table, published_path
 from .params import StageParams, add_cli_options
 from .s2orc import BadInputLog, find_shards, iter_fulltext, iter_metadata, read_lines
 
@@ -96,7 +96,7 @@ class ResolveParams(StageParams):
     progress: bool = True  # Dask progress bar on stderr for steps longer than a second
     out_dir: str = "../runs/demo/09_citation_resolution"  # results tables and per-citation results
     fig_dir: str = "../runs/demo/09_citation_resolution/figures"  # figures
-    published: str = "../params/published/duma2014_table1.yaml"  # the paper's Table 1, with its source
+    published: str = ""  # the published numbers ("": the copy shipped in citesum_nb/published/duma2014_table1.yaml)
 
     def validate(self):
         "Ranges, and every window and representation name"
@@ -491,9 +491,9 @@ def paper_ordering(table:pd.DataFrame)->pd.DataFrame:
     return pd.DataFrame(rows)
 
 # %% ../nbs/09_citation_resolution.ipynb #7fc2aca4
-def load_table1(path)->pd.DataFrame:
+def load_table1(path="")->pd.DataFrame:  # a published-numbers file ("": the copy shipped with the package)
     "The paper's Table 1 as rows (label, representation, window, accuracy); the file's source and notes in `.attrs`"
-    path = Path(path)
+    path = published_path("duma2014_table1.yaml", path)
     if not path.exists(): raise CitesumError(f"published numbers file not found: {path}")
     d = yaml.safe_load(path.read_text())
     wins, rows = d["windows"], []

@@ -4,16 +4,18 @@
 
 # %% auto #0
 __all__ = ['POST_PROCESS_MODES', 'SOURCES', 'TARGETS', 'CONTROL_TOKENS', 'CONTROL_STYLES', 'ARCHS', 'NOT_PRETRAINED_NOTE',
-           'GENERATE_OUTPUTS', 'TRAIN_DEFAULTS', 'NO_FP16', 'CITES_DEFAULTS', 'forget_connection_file', 'post_process',
-           'control_input', 'check_variant', 'discipline_text', 'model_inputs', 'build_examples', 'make_tiny_model',
-           'is_not_pretrained', 'add_control_tokens', 'decoder_start_ids', 'generate', 'resolve_precision',
-           'train_seq2seq', 'load_split', 'train_cites', 'tiny_model_cli', 'train_cli']
+           'GENERATE_OUTPUTS', 'NO_FP16', 'DEMO_SCALE', 'forget_connection_file', 'post_process', 'control_input',
+           'check_variant', 'discipline_text', 'model_inputs', 'build_examples', 'make_tiny_model', 'is_not_pretrained',
+           'add_control_tokens', 'decoder_start_ids', 'generate', 'TrainSettings', 'resolve_precision',
+           'load_for_training', 'tokenized', 'training_arguments', 'resume_point', 'predict_split', 'train_seq2seq',
+           'TrainParams', 'load_split', 'train_cites', 'tiny_model_cli', 'train_cli']
 
 # %% ../nbs/06_train.ipynb #438d2eea
 import inspect, json, math, os, random, re, shutil, time, warnings
 from collections import Counter
 from pathlib import Path
-from typing import Iterable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Iterable, Literal, Sequence
 
 import numpy as np
 import torch
@@ -23,6 +25,7 @@ from transformers import (AutoModelForSeq2SeqLM, AutoTokenizer, DataCollatorForS
 
 from .analysis import top_discipline
 from .core import CitesumError, ensure_dir, read_jsonl, seed_everything, write_jsonl
+from .params import FilePath, PathOrName, StageParams, check_inputs, load_params
 
 # %% ../nbs/06_train.ipynb #cc84f8e9
 def forget_connection_file()->bool:
@@ -342,13 +345,52 @@ def generate(model_or_path,  # a model, or a folder/Hub name to load
     return res
 
 # %% ../nbs/06_train.ipynb #147b99a4
-TRAIN_DEFAULTS = dict(
-    lr=2e-5, batch_size=8, eval_batch_size=None, grad_accum_steps=1, max_steps=-1, epochs=3.0, warmup_steps=0,
-    weight_decay=0.0, label_smoothing=0.0, max_grad_norm=1.0, eval_steps=500, logging_steps=None, patience=5,
-    save_total_limit=2, max_source_length=1024, max_target_length=128, num_beams=4, eval_num_beams=0, min_length=10, max_length=100,
-    precision="auto", group_by_length=True, pad_to_max_length=False, seed=0, resume_from_checkpoint=None,
-    report_to="none", gradient_checkpointing=False, dataloader_num_workers=0, predict_batch_size=16,
-    post_process_mode="none", disable_tqdm=None)
+@dataclass
+class TrainSettings(StageParams):
+    "Every setting of `train_seq2seq` (the Trainer, generation, precision); defaults follow the authors' script/train_citesum.sh"
+    lr: float = 2e-5  # learning rate (script/train_citesum.sh)
+    batch_size: int = 8  # per-device training batch size (script/train_citesum.sh)
+    eval_batch_size: int = 0  # per-device evaluation batch size (0: batch_size)
+    grad_accum_steps: int = 1  # gradient accumulation steps
+    max_steps: int = -1  # optimisation steps; -1 to train for `epochs`
+    epochs: float = 3.0  # training epochs when max_steps is -1
+    warmup_steps: int = 0  # linear warm-up steps of the learning rate
+    weight_decay: float = 0.0  # AdamW weight decay
+    label_smoothing: float = 0.0  # label smoothing factor of the loss
+    max_grad_norm: float = 1.0  # gradient clipping
+    eval_steps: int = 500  # evaluate on validation (ROUGE-2) every N steps; also the checkpoint interval
+    logging_steps: int = 0  # log the loss every N steps (0: min(50, eval_steps))
+    patience: int = 5  # early stopping: evaluations without val ROUGE-2 improvement (0: off)
+    save_total_limit: int = 2  # checkpoints kept on disk
+    max_source_length: int = 1024  # input tokens (truncated)
+    max_target_length: int = 128  # target tokens (truncated)
+    num_beams: int = 4  # beams for the test predictions
+    eval_num_beams: int = 0  # beams when generating for validation (model selection); 0: num_beams. The authors' scripts validate greedily (1)
+    min_length: int = 10  # generation min length in tokens (script/train_citesum.sh: 10)
+    max_length: int = 100  # generation max length in tokens (script/train_citesum.sh: 100)
+    precision: Literal["auto", "fp32", "bf16", "fp16"] = "auto"  # auto | fp32 | bf16 | fp16 (auto: bf16 on GPUs that support it, fp32 on CPU; never fp16 for PEGASUS)
+    group_by_length: bool = True  # batch examples of similar length together (dynamic padding)
+    pad_to_max_length: bool = False  # pad every example to the maximum lengths instead
+    seed: int = 0  # random seed
+    resume_from_checkpoint: PathOrName = ""  # empty: fresh run; latest: newest checkpoint in out_dir; or a checkpoint folder
+    report_to: Literal["none", "tensorboard", "wandb"] = "none"  # none | tensorboard | wandb
+    gradient_checkpointing: bool = False  # trade compute for memory
+    dataloader_num_workers: int = 0  # data loader worker processes
+    predict_batch_size: int = 16  # generation batch size of the final predictions
+    post_process_mode: Literal[POST_PROCESS_MODES] = "none"  # what happens to REF in the final predictions
+    disable_tqdm: bool = False  # no progress bars
+
+    def validate(self):
+        "Ranges of the settings"
+        self.require("lr", self.lr > 0, "must be positive")
+        for k in ("batch_size", "grad_accum_steps", "num_beams", "max_source_length", "max_target_length", "predict_batch_size", "eval_steps", "save_total_limit"):
+            self.require(k, getattr(self, k) >= 1, "must be at least 1")
+        for k in ("eval_batch_size", "warmup_steps", "logging_steps", "patience", "eval_num_beams", "dataloader_num_workers", "min_length"):
+            self.require(k, getattr(self, k) >= 0, "must be >= 0")
+        self.require("max_steps", self.max_steps == -1 or self.max_steps >= 1, "must be -1 (train for `epochs`) or at least 1")
+        self.require("epochs", self.epochs > 0, "must be positive")
+        self.require("label_smoothing", 0 <= self.label_smoothing < 1, "must be in [0, 1)")
+        self.require("min_length", self.min_length <= self.max_length, f"is larger than max_length={self.max_length}")
 
 NO_FP16 = ("pegasus", "pegasus_x", "bigbird_pegasus", "t5", "mt5", "umt5", "longt5")
 
@@ -388,9 +430,72 @@ class _RougeMetrics:
         r = rouge_scores(texts, self.refs[:len(texts)])
         return {k: float(r[k]) for k in ("rouge1", "rouge2", "rougeL")}
 
-def _latest_checkpoint(d:Path):
-    cks = sorted(d.glob("checkpoint-*"), key=lambda p: int(p.name.split("-")[-1]))
-    return cks[-1] if cks else None
+
+# %% ../nbs/06_train.ipynb #dd9a2c2f
+def load_for_training(model_name_or_path, tokenizer=None, control_tokens:Sequence=())->tuple:
+    "`(model, tokenizer, control codes added)` of a checkpoint (name or folder) or of a model already loaded"
+    if isinstance(model_name_or_path, (str, Path)):
+        tok = tokenizer or AutoTokenizer.from_pretrained(str(model_name_or_path))
+        model = AutoModelForSeq2SeqLM.from_pretrained(str(model_name_or_path))
+    else: model, tok = model_name_or_path, tokenizer
+    return model, tok, (add_control_tokens(model, tok, control_tokens) if control_tokens else 0)
+
+def tokenized(records:list, tok, s:TrainSettings):
+    "A `datasets.Dataset` of input ids and labels (the first reference) for the Trainer"
+    import datasets
+    pad = "max_length" if s.pad_to_max_length else False
+    def enc(batch):
+        x = tok(batch["src"], max_length=s.max_source_length, truncation=True, padding=pad)
+        y = tok(text_target=[t[0] if t else "" for t in batch["tgt"]], max_length=s.max_target_length, truncation=True, padding=pad)
+        x["labels"] = [[(i if i != tok.pad_token_id else -100) for i in ids] for ids in y["input_ids"]] if pad else y["input_ids"]
+        return x
+    d = datasets.Dataset.from_dict({"src": [str(r["src"]) for r in records], "tgt": [_refs(r["tgt"]) for r in records]})
+    return d.map(enc, batched=True, remove_columns=["src", "tgt"])
+
+def training_arguments(s:TrainSettings, ck_dir:Path, precision:str, evaluate:bool)->Seq2SeqTrainingArguments:
+    "The Trainer's arguments for settings `s` (best checkpoint by validation ROUGE-2 when `evaluate`)"
+    return Seq2SeqTrainingArguments(
+        output_dir=str(ck_dir), learning_rate=s.lr, per_device_train_batch_size=s.batch_size,
+        per_device_eval_batch_size=s.eval_batch_size or s.batch_size, gradient_accumulation_steps=s.grad_accum_steps,
+        max_steps=s.max_steps, num_train_epochs=s.epochs, warmup_steps=s.warmup_steps, weight_decay=s.weight_decay,
+        label_smoothing_factor=s.label_smoothing, max_grad_norm=s.max_grad_norm,
+        eval_strategy="steps" if evaluate else "no", eval_steps=s.eval_steps, save_strategy="steps",
+        save_steps=s.eval_steps, save_total_limit=s.save_total_limit,
+        logging_steps=s.logging_steps or max(1, min(50, s.eval_steps)), logging_first_step=True,
+        load_best_model_at_end=evaluate, metric_for_best_model="rouge2" if evaluate else None, greater_is_better=True if evaluate else None,
+        predict_with_generate=True, generation_num_beams=s.eval_num_beams or s.num_beams, generation_max_length=s.max_length,
+        bf16=precision == "bf16", fp16=precision == "fp16", use_cpu=not torch.cuda.is_available(),
+        train_sampling_strategy="group_by_length" if s.group_by_length else "random",
+        report_to=s.report_to, seed=s.seed, data_seed=s.seed, activation_checkpointing=s.gradient_checkpointing,
+        dataloader_num_workers=s.dataloader_num_workers, disable_tqdm=s.disable_tqdm or None)
+
+def resume_point(resume:str, ck_dir:Path)->tuple:
+    "`(checkpoint folder or None, its global step or None)` for `resume_from_checkpoint` ('', 'latest' or a folder)"
+    if not resume: return None, None
+    if resume == "latest":
+        cks = sorted(ck_dir.glob("checkpoint-*"), key=lambda p: int(p.name.split("-")[-1]))
+        if not cks: raise CitesumError(f"resume_from_checkpoint=latest but {ck_dir} has no checkpoint-* folder")
+        resume = cks[-1]
+    st = Path(resume)/"trainer_state.json"
+    if not st.exists(): raise CitesumError(f"{resume} is not a Trainer checkpoint (no trainer_state.json)")
+    return Path(resume), json.loads(st.read_text())["global_step"]
+
+# %% ../nbs/06_train.ipynb #cd63b826
+def predict_split(model, tok, records:list, s:TrainSettings, out:Path)->dict:
+    "Predictions of `records` with the test-time settings, post-processed, written to predictions.jsonl; their ROUGE"
+    from citesum_nb.evaluate import rouge_scores
+    preds = generate(model, [r["src"] for r in records], tokenizer=tok, num_beams=s.num_beams, min_length=s.min_length,
+                     max_length=s.max_length, batch_size=s.predict_batch_size, max_source_length=s.max_source_length)
+    preds = [post_process(p, s.post_process_mode) for p in preds]
+    refs = [_refs(r["tgt"]) or [""] for r in records]
+    write_jsonl([{"id": str(r.get("id", i)), "source": r["src"], "reference": rs[0], "references": rs, "prediction": p}
+                 for i, (r, rs, p) in enumerate(zip(records, refs, preds))], out/"predictions.jsonl")
+    return {k: float(v) for k, v in rouge_scores(preds, refs).items()}
+
+def _checked_records(ds, name:str)->list:
+    recs = _as_records(ds)
+    if recs and not {"src", "tgt"} <= set(recs[0]): raise CitesumError(f"{name} examples need 'src' and 'tgt' fields; got {sorted(recs[0])}")
+    return recs
 
 def train_seq2seq(train_ds,  # training examples with `src` and `tgt` (str or list of str)
                   eval_ds,  # validation examples (same columns) or None
@@ -400,103 +505,78 @@ def train_seq2seq(train_ds,  # training examples with `src` and `tgt` (str or li
                   test_ds=None,  # examples to predict at the end (default: eval_ds)
                   tokenizer=None,  # tokenizer (default: loaded from model_name_or_path)
                   control_tokens:Sequence=(),  # task codes in the inputs: made special tokens (`add_control_tokens`)
-                  **settings,  # overrides of TRAIN_DEFAULTS
+                  settings:TrainSettings|None=None,  # all settings at once (default: `TrainSettings()`)
+                  **changes,  # single settings on top (names of `TrainSettings`)
                  )->dict:
     "Fine-tune a seq2seq model with `Seq2SeqTrainer`; writes best model, predictions, metrics and logs to `out_dir`"
-    unknown = set(settings) - set(TRAIN_DEFAULTS)
-    if unknown: raise CitesumError(f"unknown training settings: {', '.join(sorted(unknown))}; valid: {', '.join(TRAIN_DEFAULTS)}")
-    s = {**TRAIN_DEFAULTS, **settings}
-    import datasets
+    s = (settings or TrainSettings()).replace(**changes) if changes else (settings or TrainSettings())
     out = ensure_dir(out_dir); ck_dir = out/"checkpoints"
-    seed_everything(s["seed"])
-    if isinstance(model_name_or_path, (str, Path)):
-        tok = tokenizer or AutoTokenizer.from_pretrained(str(model_name_or_path))
-        model = AutoModelForSeq2SeqLM.from_pretrained(str(model_name_or_path))
-    else: model, tok = model_name_or_path, tokenizer
-    n_codes = add_control_tokens(model, tok, control_tokens) if control_tokens else 0
-    not_pre = is_not_pretrained(model)
-    prec = resolve_precision(s["precision"], model.config.model_type)
-    gc = model.generation_config
-    gc.num_beams, gc.min_length, gc.max_length = s["num_beams"], s["min_length"], s["max_length"]
-    tr, ev = _as_records(train_ds), _as_records(eval_ds)
+    seed_everything(s.seed)
+    model, tok, n_codes = load_for_training(model_name_or_path, tokenizer, control_tokens)
+    prec = resolve_precision(s.precision, model.config.model_type)
+    model.generation_config.num_beams, model.generation_config.min_length, model.generation_config.max_length = s.num_beams, s.min_length, s.max_length
+    tr, ev = _checked_records(train_ds, "train"), _checked_records(eval_ds, "eval")
     te = _as_records(test_ds) if test_ds is not None else ev
     if not tr: raise CitesumError("no training examples")
-    for name, recs in (("train", tr), ("eval", ev)):
-        if recs and not {"src", "tgt"} <= set(recs[0]): raise CitesumError(f"{name} examples need 'src' and 'tgt' fields; got {sorted(recs[0])}")
-    pad = "max_length" if s["pad_to_max_length"] else False
-    def enc(batch):
-        x = tok(batch["src"], max_length=s["max_source_length"], truncation=True, padding=pad)
-        y = tok(text_target=[_refs(t)[0] if _refs(t) else "" for t in batch["tgt"]], max_length=s["max_target_length"],
-                truncation=True, padding=pad)
-        x["labels"] = [[(i if i != tok.pad_token_id else -100) for i in ids] for ids in y["input_ids"]] if pad else y["input_ids"]
-        return x
-    def to_ds(recs):
-        d = datasets.Dataset.from_dict({"src": [str(r["src"]) for r in recs], "tgt": [_refs(r["tgt"]) for r in recs]})
-        return d.map(enc, batched=True, remove_columns=["src", "tgt"])
-    train_t = to_ds(tr)
-    eval_t = to_ds(ev) if ev else None
     cuda = torch.cuda.is_available()
-    args = Seq2SeqTrainingArguments(
-        output_dir=str(ck_dir), learning_rate=s["lr"], per_device_train_batch_size=s["batch_size"],
-        per_device_eval_batch_size=s["eval_batch_size"] or s["batch_size"], gradient_accumulation_steps=s["grad_accum_steps"],
-        max_steps=s["max_steps"], num_train_epochs=s["epochs"], warmup_steps=s["warmup_steps"], weight_decay=s["weight_decay"],
-        label_smoothing_factor=s["label_smoothing"], max_grad_norm=s["max_grad_norm"],
-        eval_strategy="steps" if eval_t is not None else "no", eval_steps=s["eval_steps"], save_strategy="steps",
-        save_steps=s["eval_steps"], save_total_limit=s["save_total_limit"],
-        logging_steps=s["logging_steps"] or max(1, min(50, s["eval_steps"])), logging_first_step=True,
-        load_best_model_at_end=eval_t is not None, metric_for_best_model="rouge2" if eval_t is not None else None,
-        greater_is_better=True if eval_t is not None else None,
-        predict_with_generate=True, generation_num_beams=s["eval_num_beams"] or s["num_beams"], generation_max_length=s["max_length"],
-        bf16=prec == "bf16", fp16=prec == "fp16", use_cpu=not cuda,
-        train_sampling_strategy="group_by_length" if s["group_by_length"] else "random",
-        report_to=s["report_to"], seed=s["seed"], data_seed=s["seed"], activation_checkpointing=s["gradient_checkpointing"],
-        dataloader_num_workers=s["dataloader_num_workers"], disable_tqdm=s["disable_tqdm"])
-    collator = DataCollatorForSeq2Seq(tok, model=model, label_pad_token_id=-100, pad_to_multiple_of=8 if cuda and not pad else None)
-    refs = [_refs(r["tgt"]) for r in ev]
-    callbacks = [EarlyStoppingCallback(early_stopping_patience=s["patience"])] if eval_t is not None and s["patience"] else []
-    trainer = Seq2SeqTrainer(model=model, args=args, data_collator=collator, train_dataset=train_t, eval_dataset=eval_t,
-                             processing_class=tok, compute_metrics=_RougeMetrics(tok, refs) if eval_t is not None else None,
-                             callbacks=callbacks)
-    resume = s["resume_from_checkpoint"]
-    resumed_from = None
-    if resume in ("latest", True):
-        resume = _latest_checkpoint(ck_dir)
-        if resume is None: raise CitesumError(f"resume_from_checkpoint=latest but {ck_dir} has no checkpoint-* folder")
-    if resume:
-        st = Path(resume)/"trainer_state.json"
-        if not st.exists(): raise CitesumError(f"{resume} is not a Trainer checkpoint (no trainer_state.json)")
-        resumed_from = json.loads(st.read_text())["global_step"]
+    collator = DataCollatorForSeq2Seq(tok, model=model, label_pad_token_id=-100, pad_to_multiple_of=8 if cuda and not s.pad_to_max_length else None)
+    callbacks = [EarlyStoppingCallback(early_stopping_patience=s.patience)] if ev and s.patience else []
+    trainer = Seq2SeqTrainer(model=model, args=training_arguments(s, ck_dir, prec, bool(ev)), data_collator=collator,
+                             train_dataset=tokenized(tr, tok, s), eval_dataset=tokenized(ev, tok, s) if ev else None, processing_class=tok,
+                             compute_metrics=_RougeMetrics(tok, [_refs(r["tgt"]) for r in ev]) if ev else None, callbacks=callbacks)
+    resume, resumed_from = resume_point(s.resume_from_checkpoint, ck_dir)
     t0 = time.time()
     result = trainer.train(resume_from_checkpoint=str(resume) if resume else None)
     train_s = time.time() - t0
-    best_dir = out/"best"
-    trainer.save_model(str(best_dir)); tok.save_pretrained(best_dir)
+    trainer.save_model(str(out/"best")); tok.save_pretrained(out/"best")
     write_jsonl(trainer.state.log_history, out/"trainer_log.jsonl")
     metrics = {"out_dir": str(out), "model": str(getattr(model.config, "name_or_path", model_name_or_path) or model_name_or_path),
-               "model_not_pretrained": not_pre, "precision": prec, "global_step": trainer.state.global_step,
+               "model_not_pretrained": is_not_pretrained(model), "precision": prec, "global_step": trainer.state.global_step,
                "resumed_from_step": resumed_from, "train_loss": float(result.training_loss), "train_runtime_s": round(train_s, 2),
                "best_checkpoint": trainer.state.best_model_checkpoint, "best_val_rouge2": trainer.state.best_metric,
                "n_train": len(tr), "n_eval": len(ev), "n_predict": len(te), "control_tokens": list(control_tokens),
                "control_tokens_added": n_codes}
-    if not_pre: metrics["note"] = NOT_PRETRAINED_NOTE
-    if te:
-        preds = generate(trainer.model, [r["src"] for r in te], tokenizer=tok, num_beams=s["num_beams"],
-                         min_length=s["min_length"], max_length=s["max_length"], batch_size=s["predict_batch_size"],
-                         max_source_length=s["max_source_length"])
-        preds = [post_process(p, s["post_process_mode"]) for p in preds]
-        from citesum_nb.evaluate import rouge_scores
-        trefs = [_refs(r["tgt"]) or [""] for r in te]
-        metrics["predict_rouge"] = {k: float(v) for k, v in rouge_scores(preds, trefs).items()}
-        write_jsonl([{"id": str(r.get("id", i)), "source": r["src"], "reference": rs[0], "references": rs, "prediction": p}
-                     for i, (r, rs, p) in enumerate(zip(te, trefs, preds))], out/"predictions.jsonl")
-    (out/"train_settings.json").write_text(json.dumps({k: (str(v) if isinstance(v, Path) else v) for k, v in s.items()}, indent=1))
+    if metrics["model_not_pretrained"]: metrics["note"] = NOT_PRETRAINED_NOTE
+    if te: metrics["predict_rouge"] = predict_split(trainer.model, tok, te, s, out)
+    (out/"train_settings.json").write_text(json.dumps(s.to_dict(), indent=1))
     (out/"metrics.json").write_text(json.dumps(metrics, indent=1))
     return metrics
 
 # %% ../nbs/06_train.ipynb #8e45555a
-CITES_DEFAULTS = dict(data_dir="", out_dir="../runs/demo/06_train", model_name_or_path="", tiny_arch="bart",
-                      source="abs", target="tldr", upsample_tldr=False, control_style="catts", max_train_examples=0, max_eval_examples=0,
-                      max_test_examples=0, **TRAIN_DEFAULTS)
+@dataclass
+class TrainParams(TrainSettings):
+    "CiTES training on a built CiteSum folder (`06_train`): data, model, input/target variant, and every Trainer setting"
+    notebook: ClassVar[str] = "06_train"
+    data_dir: FilePath = ""  # a built CiteSum folder; empty: build the bundled sample into out_dir/data first
+    out_dir: FilePath = "../runs/demo/06_train"  # where the checkpoint, predictions, metrics and logs go
+    model_name_or_path: PathOrName = ""  # Hub name or local folder (facebook/bart-large); empty: a tiny random model (NOT pretrained) trained on the data
+    tiny_arch: Literal[ARCHS] = "bart"  # architecture of the tiny model when model_name_or_path is "": bart | pegasus | t5
+    source: Literal[SOURCES] = "abs"  # model input: abs | aic | abs+title | abs+disci
+    target: Literal[TARGETS] = "tldr"  # target: tldr | title | disci | tldr/title | tldr/title/disci
+    upsample_tldr: bool = False  # multi-task only: repeat TLDR examples up to the size of the scaffold data (CATTS)
+    control_style: Literal[CONTROL_STYLES] = "catts"  # multi-task control codes: catts (<|TLDR|>, <|TITLE|> appended, as SciTLDR's CATTS) | prefix (<tldr> … in front)
+    max_train_examples: int = 0  # cap on training records (0: all)
+    max_eval_examples: int = 16  # validation records scored at every evaluation (0: all)
+    max_test_examples: int = 0  # test records predicted at the end (0: all)
+    # The demo's scale, so that the notebook's defaults run in seconds on a CPU (the paper's values: params/06_train.full.yaml)
+    lr: float = 1e-3  # learning rate; demo scale: the random tiny model needs a high rate (script/train_citesum.sh: 2e-5)
+    max_steps: int = 30  # optimisation steps; -1 to train for `epochs` (demo scale)
+    eval_steps: int = 15  # evaluate on validation (ROUGE-2) every N steps; also the checkpoint interval (demo scale)
+    max_source_length: int = 384  # input tokens (truncated); demo scale (script/train_citesum.sh: 1024)
+    num_beams: int = 2  # beams for the test predictions (demo scale)
+    max_length: int = 40  # generation max length in tokens; demo scale (script/train_citesum.sh: 100)
+
+    def validate(self):
+        "The settings' ranges, the variant, and the caps"
+        super().validate()
+        check_variant(self.source, self.target)
+        for k in ("max_train_examples", "max_eval_examples", "max_test_examples"): self.require(k, getattr(self, k) >= 0, "must be >= 0 (0: all)")
+
+    def settings(self)->TrainSettings:
+        "The Trainer settings of this run"
+        return TrainSettings.from_dict({k: getattr(self, k) for k in TrainSettings.names()})
+
+DEMO_SCALE = ("lr", "max_steps", "eval_steps", "max_source_length", "num_beams", "max_length")   # the defaults TrainParams changes
 
 def load_split(data_dir,  # built CiteSum folder (or anything `load_summarization_data` reads)
                split:str,  # train | val | test
@@ -505,35 +585,30 @@ def load_split(data_dir,  # built CiteSum folder (or anything `load_summarizatio
     from citesum_nb.evaluate import load_summarization_data
     return load_summarization_data(str(data_dir), split).to_list()
 
-def train_cites(params:dict,  # CITES_DEFAULTS keys (the notebook's parameters); missing keys take the defaults
+def train_cites(params,  # `TrainParams` (or a mapping of its fields)
                )->dict:
     "Train and evaluate a CiTES model as configured by `params`; returns the metrics written to out_dir/metrics.json"
-    unknown = set(params) - set(CITES_DEFAULTS)
-    if unknown: raise CitesumError(f"unknown parameters: {', '.join(sorted(unknown))}; valid: {', '.join(CITES_DEFAULTS)}")
-    p = {**CITES_DEFAULTS, **params}
-    tasks = check_variant(p["source"], p["target"])
-    style = p["control_style"]
-    if style not in CONTROL_TOKENS: raise CitesumError(f"unknown control_style {style!r}; valid: {', '.join(CONTROL_STYLES)}")
-    codes = [CONTROL_TOKENS[style][t] for t in tasks] if len(tasks) > 1 else []
-    out = ensure_dir(p["out_dir"])
-    data_dir = p["data_dir"]
+    p = params if isinstance(params, TrainParams) else TrainParams.from_dict(params, "train_cites")
+    check_inputs(p, "data_dir", "model_name_or_path")
+    tasks = check_variant(p.source, p.target)
+    codes = [CONTROL_TOKENS[p.control_style][t] for t in tasks] if len(tasks) > 1 else []
+    out = ensure_dir(p.out_dir)
+    data_dir = p.data_dir
     if not data_dir:
         from citesum_nb.build import build_sample_dataset
         data_dir = build_sample_dataset(out/"data")
     cap = lambda recs, n: recs[:n] if n and n > 0 else recs
-    raw = {s: cap(load_split(data_dir, s), p[f"max_{k}_examples"]) for s, k in (("train", "train"), ("val", "eval"), ("test", "test"))}
-    ex = lambda split, **kw: build_examples(raw[split], p["source"], p["target"], control_style=style, **kw)
-    train, c_tr = ex("train", upsample_tldr=p["upsample_tldr"], seed=p["seed"])
+    raw = {s: cap(load_split(data_dir, s), n) for s, n in (("train", p.max_train_examples), ("val", p.max_eval_examples), ("test", p.max_test_examples))}
+    ex = lambda split, **kw: build_examples(raw[split], p.source, p.target, control_style=p.control_style, **kw)
+    train, c_tr = ex("train", upsample_tldr=p.upsample_tldr, seed=p.seed)
     val, c_val = ex("val", tasks=tasks[:1])
     test, c_te = ex("test", tasks=tasks[:1])
-    model = p["model_name_or_path"] or make_tiny_model(raw["train"], out/"tiny_model", arch=p["tiny_arch"], seed=p["seed"])
-    settings = {k: p[k] for k in TRAIN_DEFAULTS}
-    settings["resume_from_checkpoint"] = settings["resume_from_checkpoint"] or None
-    metrics = train_seq2seq(train, val or None, model, out, test_ds=test, control_tokens=codes, **settings)
-    metrics.update(data_dir=str(data_dir), source=p["source"], target=p["target"], evaluated_task=tasks[0],
+    model = p.model_name_or_path or make_tiny_model(raw["train"], out/"tiny_model", arch=p.tiny_arch, seed=p.seed)
+    metrics = train_seq2seq(train, val or None, model, out, test_ds=test, control_tokens=codes, settings=p.settings())
+    metrics.update(data_dir=str(data_dir), source=p.source, target=p.target, evaluated_task=tasks[0],
                    pairs={"train": c_tr, "val": c_val, "test": c_te})
     (out/"metrics.json").write_text(json.dumps(metrics, indent=1))
-    (out/"params_used.yaml").write_text(yaml.safe_dump({**p, "data_dir": str(data_dir), "model_name_or_path": str(model)}, sort_keys=False))
+    (out/"params_used.yaml").write_text(yaml.safe_dump({**p.to_dict(), "data_dir": str(data_dir), "model_name_or_path": str(model)}, sort_keys=False))
     return metrics
 
 # %% ../nbs/06_train.ipynb #a7eaa10e
@@ -561,40 +636,16 @@ def tiny_model_cli(argv:list|None=None)->int:
         print(NOT_PRETRAINED_NOTE)
     return 0
 
-def _params_base(params_file:Path)->Path:
-    nbs = params_file.resolve().parent.parent/"nbs"
-    return nbs if params_file.resolve().parent.name == "params" and nbs.is_dir() else Path.cwd()
-
-def _resolve_paths(p:dict, base:Path)->dict:
-    p = dict(p)
-    for k in ("data_dir", "out_dir", "model_name_or_path", "resume_from_checkpoint"):
-        v = p.get(k)
-        if not v or not isinstance(v, str) or v == "latest" or Path(v).is_absolute(): continue
-        if k in ("out_dir", "data_dir") or (base/v).exists(): p[k] = str((base/v).resolve())
-    return p
-
 def train_cli(argv:list|None=None)->int:
     "citesum train: train a CiTES model from a params file (same keys as nbs/06_train.ipynb's parameters)"
     import argparse
     ap = argparse.ArgumentParser(prog="citesum train", description="Train and evaluate a CiTES model (any Hugging Face "
                                  "seq2seq checkpoint) on a built CiteSum folder, as nbs/06_train.ipynb does")
-    ap.add_argument("--params", help="params/06_train.<profile>.yaml (relative paths in it are read from nbs/)")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one parameter (YAML value)")
+    ap.add_argument("--params", help="params/06_train.<profile>.yaml (relative paths in it are read from the project root)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one parameter (repeatable)")
     ap.add_argument("--json", action="store_true", help="print the metrics as one JSON object")
     a = ap.parse_args(argv)
-    p, base = {}, Path.cwd()
-    if a.params:
-        f = Path(a.params)
-        if not f.exists(): raise CitesumError(f"params file not found: {f}")
-        p = yaml.safe_load(f.read_text()) or {}
-        if not isinstance(p, dict): raise CitesumError(f"{f}: expected a mapping of parameter: value")
-        base = _params_base(f)
-    p = _resolve_paths(p, base)
-    for kv in a.set:
-        if "=" not in kv: raise CitesumError(f"--set expects KEY=VALUE, got {kv!r}")
-        k, v = kv.split("=", 1)
-        p[k.strip()] = yaml.safe_load(v)
-        p.update(_resolve_paths({k.strip(): p[k.strip()]}, Path.cwd()))
+    p = load_params(TrainParams, a.params, sets=a.set)
     m = train_cites(p)
     if a.json: print(json.dumps(m, default=str)); return 0
     r = m.get("predict_rouge", {})

@@ -4,20 +4,24 @@
 
 # %% auto #0
 __all__ = ['MODES', 'DATASETS', 'VARIANTS', 'TARGETS', 'BASELINES', 'TABLES', 'PRECISIONS', 'HUB_NAMES', 'GENERATION_PRESETS',
-           'SPEC_DEFAULTS', 'SPEC_KEYS', 'validate_spec', 'sample_k_shot', 'rewrite_we', 'target_rewrite',
-           'gold_prefixes', 'decoder_settings', 'finalize_prediction', 'write_scitldr_fixture', 'write_news_fixture',
-           'citesum_folder', 'resolve_dataset', 'load_split', 'training_pairs', 'supervised_pairs', 'model_info',
-           'tiny_model_for', 'generation_settings', 'score_predictions', 'predict', 'aggregate', 'run_experiment',
-           'experiment_table', 'time_generation', 'transfer_cli']
+           'TransferParams', 'sample_k_shot', 'rewrite_we', 'target_rewrite', 'gold_prefixes', 'decoder_settings',
+           'finalize_prediction', 'write_scitldr_fixture', 'write_news_fixture', 'citesum_folder', 'resolve_dataset',
+           'load_split', 'training_pairs', 'supervised_pairs', 'model_info', 'tiny_model_for', 'generation_settings',
+           'score_predictions', 'predict', 'aggregate', 'run_experiment', 'experiment_table', 'time_generation',
+           'transfer_cli']
 
 # %% ../nbs/07_transfer.ipynb #1c254222
 import json, math, platform, re, time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar, Literal
 
 import numpy as np
 import pandas as pd
 
 from .core import CitesumError, ensure_dir, read_jsonl, save_table, seed_everything, shared_data, write_jsonl
+from .evaluate import ORACLE_METRICS
+from .params import FilePath, PathOrName, StageParams, check_inputs
 
 # %% ../nbs/07_transfer.ipynb #703cf015
 MODES = ("zero-shot", "few-shot", "supervised", "extractive")
@@ -38,67 +42,66 @@ GENERATION_PRESETS = {
     "citesum":  dict(min_length=10, max_length=100, num_beams=1, source="script/train_citesum.sh"),
 }
 
-# Values of the parameters a spec may leave out (generation lengths and beams default to the dataset's preset).
-SPEC_DEFAULTS = dict(table="", row="", dataset_path="", scitldr_dir="", data_dir="", target="tldr", model_name_or_path="",
-                     tiny_arch="bart", variant="none", prompt="This paper", gold_prefix_tokens=3, baseline="oracle", oracle_metric="auto", k_shot=0,
-                     seeds=[0], rewrite_we=True, n_test=0, n_dev=0, n_train=0, batch_size=8, max_steps=100, lr=2e-5, eval_num_beams=1,
-                     eval_steps=50, early_stopping_patience=5, precision="auto", overlap_threshold=0.9)
-
-SPEC_KEYS = ("experiment", "table", "row", "mode", "dataset", "dataset_path", "scitldr_dir", "data_dir", "target",
-             "model_name_or_path", "tiny_arch", "variant", "prompt", "gold_prefix_tokens", "baseline", "oracle_metric", "k_shot", "seeds",
-             "rewrite_we", "n_test", "n_dev", "n_train", "num_beams", "eval_num_beams", "min_length", "max_length", "batch_size", "max_steps",
-             "lr", "eval_steps", "early_stopping_patience", "precision", "overlap_threshold", "out_dir")
 
 # %% ../nbs/07_transfer.ipynb #9bb29f00
-def _choice(spec, key, valid):
-    v = spec.get(key)
-    if v not in valid: raise CitesumError(f"{key}={v!r} is not valid; choose one of: {', '.join(repr(x) for x in valid)}")
+@dataclass
+class TransferParams(StageParams):
+    "One transfer experiment: a row of the paper's Tables 6-9 (or any other), checked before anything heavy runs"
+    notebook: ClassVar[str] = "07_transfer"
+    experiment: str = "demo_scitldr_zeroshot"  # experiment id: names the run and matches the published row in citesum_nb/published/citesum_tables.yaml
+    table: Literal["", "6", "7", "8", "9"] = ""  # paper table the run belongs to: "6" SciTLDR, "7" titles/disciplines, "8" XSum, "9" Gigaword, "" none
+    row: str = "tiny model, zero-shot (post-processing)"  # row label shown in the results table
+    mode: Literal[MODES] = "zero-shot"  # zero-shot | few-shot | supervised | extractive
+    dataset: Literal[DATASETS] = "scitldr"  # scitldr | xsum | gigaword | citesum
+    dataset_path: PathOrName = ""  # XSum/Gigaword: local file/folder, Hub name ("": EdinburghNLP/xsum, gigaword) or "fixture" (written from the CiteSum sample)
+    scitldr_dir: PathOrName = ""  # SciTLDR-A folder or allenai/scitldr ("": shared data when present, else a small fixture written from the sample)
+    data_dir: FilePath = ""  # built CiteSum folder: tiny-model corpus, overlap check, supervised data ("": build the bundled sample into out_dir)
+    target: Literal[TARGETS] = "tldr"  # tldr | title | disci (title and disci: supervised runs on CiteSum)
+    model_name_or_path: PathOrName = ""  # checkpoint name or folder ("": tiny randomly initialised model built on the fly, not pretrained)
+    tiny_arch: Literal["bart", "pegasus", "t5"] = "bart"  # architecture of the tiny model: bart | pegasus | t5
+    variant: Literal[VARIANTS] = "none"  # decoding variant: none | post_process | prompt | gold_prefix
+    prompt: str = "This paper"  # decoder prompt of the "prompt" variant
+    gold_prefix_tokens: int = 3  # words of the author TLDR forced as decoder prefix in the "gold_prefix" variant
+    baseline: Literal[BASELINES] = "oracle"  # extractive mode: lead | heuristic | oracle
+    oracle_metric: Literal[ORACLE_METRICS] = "auto"  # extractive oracle: scitldr (SciTLDR's get_oracle_sents.py) | rouge2 (CiteSum §3.1) | rouge1 | labels | auto
+    k_shot: int = 0  # few-shot: number of training examples drawn per seed
+    seeds: list[int] = field(default_factory=lambda: [0])  # one run per seed (sample + training); mean ± std over seeds
+    rewrite_we: bool = True  # few-shot CiTES on SciTLDR: training targets starting with "We" start with "This paper REF" instead (false for plain BART)
+    n_test: int = 8  # test examples scored (0: the whole split)
+    n_dev: int = 8  # validation examples for model selection (0: the whole split)
+    n_train: int = 0  # supervised: training examples (0: the whole split)
+    num_beams: int | None = None  # beams at test time (null: the dataset's preset, GENERATION_PRESETS)
+    eval_num_beams: int = 1  # beams when generating for validation (model selection); the authors' scripts: greedy
+    min_length: int | None = None  # minimum generated tokens (null: the dataset's preset)
+    max_length: int | None = None  # maximum generated tokens (null: the dataset's preset)
+    batch_size: int = 8  # training and generation batch size
+    max_steps: int = 4  # few-shot/supervised training steps
+    lr: float = 2e-5  # learning rate
+    eval_steps: int = 2  # evaluate on validation every N steps (best checkpoint by ROUGE-2)
+    early_stopping_patience: int = 5  # evaluations without improvement before stopping
+    precision: Literal[PRECISIONS] = "auto"  # auto | fp32 | bf16 | fp16 (auto: bf16 on a GPU that has it, else fp32)
+    overlap_threshold: float = 0.9  # TF-IDF cosine above which a SciTLDR test paper counts as present in CiteSum train
+    out_dir: FilePath = "../runs/demo/07_transfer"  # run folder: predictions, metrics, results table
 
-def validate_spec(spec:dict,  # experiment parameters (the notebook's parameters cell, or a params file)
-                 )->dict:     # normalised copy: seeds as a list of ints, table as a string
-    "Check an experiment spec's names and combinations; raise `CitesumError` naming the problem"
-    unknown = sorted(set(spec) - set(SPEC_KEYS))
-    if unknown: raise CitesumError(f"unknown experiment parameter(s): {', '.join(unknown)}; valid: {', '.join(SPEC_KEYS)}")
-    missing = [k for k in ("experiment", "mode", "dataset", "out_dir") if not spec.get(k)]
-    if missing: raise CitesumError(f"experiment spec needs: {', '.join(missing)}")
-    s = dict(spec)
-    s["table"] = str(s.get("table", "") or "")
-    for k, v in SPEC_DEFAULTS.items(): s.setdefault(k, v)
-    if s["dataset"] in GENERATION_PRESETS:
-        for k in ("min_length", "max_length", "num_beams"): s.setdefault(k, GENERATION_PRESETS[s["dataset"]][k])
-    for key, valid in (("mode", MODES), ("dataset", DATASETS), ("variant", VARIANTS), ("target", TARGETS), ("table", TABLES)):
-        _choice(s, key, valid)
-    if "precision" in s: _choice(s, "precision", PRECISIONS)
-    if not re.fullmatch(r"[A-Za-z0-9_.\-]+", s["experiment"]):
-        raise CitesumError(f"experiment={s['experiment']!r}: use letters, digits, '_', '-', '.' only (it names a folder)")
-    seeds = s.get("seeds", [0])
-    if isinstance(seeds, int): seeds = [seeds]
-    if not seeds or not all(isinstance(x, int) and not isinstance(x, bool) for x in seeds):
-        raise CitesumError(f"seeds={seeds!r}: give a non-empty list of integers")
-    s["seeds"] = list(seeds)
-    mode, k = s["mode"], int(s["k_shot"])
-    if mode == "few-shot" and k <= 0: raise CitesumError("mode='few-shot' needs k_shot > 0")
-    if mode != "few-shot" and k != 0: raise CitesumError(f"k_shot={k} is only used with mode='few-shot' (mode={mode!r}); set k_shot: 0")
-    if s["target"] != "tldr" and not (mode == "supervised" and s["dataset"] == "citesum"):
-        raise CitesumError(f"target={s['target']!r} needs mode='supervised' and dataset='citesum' (the paper's Table 7)")
-    if mode == "supervised" and s["dataset"] != "citesum":
-        raise CitesumError("mode='supervised' trains on the CiteSum split: set dataset='citesum' (few-shot covers the other datasets)")
-    if mode == "extractive":
-        _choice(s, "baseline", BASELINES)
-        from citesum_nb.evaluate import ORACLE_METRICS
-        _choice(s, "oracle_metric", ORACLE_METRICS)
-        if s["variant"] not in ("none",): raise CitesumError("mode='extractive' selects source sentences: set variant='none'")
-    if s["variant"] == "prompt" and not str(s.get("prompt", "")).strip(): raise CitesumError("variant='prompt' needs a non-empty prompt")
-    if s["variant"] == "gold_prefix" and int(s.get("gold_prefix_tokens", 0)) <= 0: raise CitesumError("variant='gold_prefix' needs gold_prefix_tokens > 0")
-    if s["dataset"] != "scitldr" and s.get("rewrite_we") and mode == "few-shot":
-        s["rewrite_we"] = False  # the rewrite is a SciTLDR recipe (author TLDRs in the first person)
-    for key in ("n_test", "n_dev", "n_train"):
-        if int(s.get(key, 0)) < 0: raise CitesumError(f"{key} must be >= 0 (0 = the whole split)")
-    if "min_length" in s and "max_length" in s and int(s["min_length"]) > int(s["max_length"]):
-        raise CitesumError(f"min_length={s['min_length']} is larger than max_length={s['max_length']}")
-    for key in ("num_beams", "eval_num_beams"):
-        if int(s.get(key, 1)) < 1: raise CitesumError(f"{key} must be >= 1")
-    return s
+    def validate(self):
+        "The combinations a type cannot express; fills the dataset's generation preset where a length or beam count is null"
+        for k in ("min_length", "max_length", "num_beams"):
+            if getattr(self, k) is None: setattr(self, k, GENERATION_PRESETS[self.dataset][k])
+        self.require("experiment", re.fullmatch(r"[A-Za-z0-9_.\-]+", self.experiment) is not None, "use letters, digits, '_', '-', '.' only (it names a folder)")
+        self.require("out_dir", bool(self.out_dir), "give the run folder")
+        self.require("seeds", bool(self.seeds), "give at least one seed")
+        if self.mode == "few-shot": self.require("k_shot", self.k_shot > 0, "mode='few-shot' needs k_shot > 0")
+        else: self.require("k_shot", self.k_shot == 0, f"only used with mode='few-shot' (mode={self.mode!r}); set k_shot: 0")
+        if self.target != "tldr":
+            self.require("target", self.mode == "supervised" and self.dataset == "citesum", "needs mode='supervised' and dataset='citesum' (the paper's Table 7)")
+        if self.mode == "supervised": self.require("dataset", self.dataset == "citesum", "mode='supervised' trains on the CiteSum split (few-shot covers the other datasets)")
+        if self.mode == "extractive": self.require("variant", self.variant == "none", "mode='extractive' selects source sentences: set variant='none'")
+        if self.variant == "prompt": self.require("prompt", bool(self.prompt.strip()), "variant='prompt' needs a non-empty prompt")
+        if self.variant == "gold_prefix": self.require("gold_prefix_tokens", self.gold_prefix_tokens > 0, "variant='gold_prefix' needs gold_prefix_tokens > 0")
+        if self.dataset != "scitldr" and self.mode == "few-shot": self.rewrite_we = False   # a SciTLDR recipe (author TLDRs in the first person)
+        for k in ("n_test", "n_dev", "n_train"): self.require(k, getattr(self, k) >= 0, "must be >= 0 (0 = the whole split)")
+        for k in ("num_beams", "eval_num_beams", "batch_size", "max_steps", "eval_steps"): self.require(k, getattr(self, k) >= 1, "must be >= 1")
+        self.require("min_length", self.min_length <= self.max_length, f"is larger than max_length={self.max_length}")
 
 # %% ../nbs/07_transfer.ipynb #d84b043e
 def sample_k_shot(n:int,     # size of the training split
@@ -334,11 +337,14 @@ def _overlap(spec:dict, test_ds, out_dir)->dict|None:
     keep = {k: v for k, v in rep.items() if isinstance(v, (str, int, float, bool, type(None)))}
     return {**keep, "citesum_train": str(cs), "n_citesum_train": len(train_src), "n_test": len(test_ds)}
 
-def run_experiment(spec:dict,           # experiment parameters (see the parameters cell)
+def run_experiment(spec,                # `TransferParams` (or a mapping of its fields)
                    log=print,           # progress messages
                   )->dict:              # the content of `experiment.json`
     "Run one transfer experiment end to end and write predictions, metrics and a results table into `spec['out_dir']`"
-    s = validate_spec(spec); out = ensure_dir(s["out_dir"]); t_start = time.time()
+    p = spec if isinstance(spec, TransferParams) else TransferParams.from_dict(spec, "experiment")
+    check_inputs(p, "data_dir", "scitldr_dir", "dataset_path", "model_name_or_path")   # before any data is read or model loaded
+    s = p.to_dict()
+    out = ensure_dir(s["out_dir"]); t_start = time.time()
     path, fmt, data_note = resolve_dataset(s, out)
     mode = s["mode"]; label_set = None
     if mode == "supervised":
@@ -443,24 +449,21 @@ def time_generation(model_name_or_path,     # model folder or name
 
 # %% ../nbs/07_transfer.ipynb #d484a4ba
 def transfer_cli(argv:list|None=None)->int:
-    "`citesum transfer --params FILE`: run one transfer experiment and print its results row"
-    import argparse, yaml
-    p = argparse.ArgumentParser(prog="citesum transfer", description="Run one transfer experiment (a row of the CiteSum paper's Tables 6-9) from a params file.")
-    p.add_argument("--params", required=True, help="experiment params file, e.g. params/07_transfer.t6_cites_zs_post.yaml")
-    p.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE", help="override parameters (YAML values)")
-    p.add_argument("--out-dir", help="override out_dir (default: the file's out_dir, with {run_dir} = runs/<file stem>)")
+    "`citesum transfer --params FILE [--row ROW] [--profile P]`: run one transfer experiment and print its results row"
+    import argparse
+    from citesum_nb.params import add_cli_options, load_params
+    p = argparse.ArgumentParser(prog="citesum transfer", description="Run one transfer experiment: a row of an experiments table "
+                                "(params/experiments/tableN.yaml, a row of the CiteSum paper's Tables 6-9) or a params file of 07_transfer.")
+    p.add_argument("--params", help="an experiments table (with --row) or a params file; without it the notebook's defaults")
+    p.add_argument("--row", help="the row (experiment id) of the table to run")
+    p.add_argument("--profile", help="a profile of the table, e.g. small (the offline twin)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one parameter (repeatable)")
+    add_cli_options(p, TransferParams, ["out_dir", "n_test"])
     p.add_argument("--json", action="store_true", help="print one JSON object (experiment, mean, std, n_test) instead of a table")
-    a = p.parse_args(argv)
-    pf = Path(a.params)
-    if not pf.exists(): raise CitesumError(f"params file not found: {pf}")
-    spec = yaml.safe_load(pf.read_text()) or {}
-    for kv in a.set:
-        if "=" not in kv: raise CitesumError(f"--set expects KEY=VALUE, got {kv!r}")
-        k, v = kv.split("=", 1); spec[k] = yaml.safe_load(v)
-    run_dir = str((Path("runs")/pf.name.removesuffix(".yaml")).resolve())
-    spec = {k: (v.replace("{run_dir}", run_dir) if isinstance(v, str) else v) for k, v in spec.items()}
-    if a.out_dir: spec["out_dir"] = a.out_dir
-    res = run_experiment(spec, log=(lambda *_: None) if a.json else print)
-    if a.json: print(json.dumps({k: res[k] for k in ("experiment", "table", "row", "mean", "std", "n_test", "seeds")}))
+    a = vars(p.parse_args(argv))
+    opts = {k: a.pop(k) for k in ("out_dir", "n_test") if k in a}
+    params = load_params(TransferParams, a["params"], row=a["row"], profile=a["profile"], sets=a["set"], options=opts)
+    res = run_experiment(params, log=(lambda *_: None) if a["json"] else print)
+    if a["json"]: print(json.dumps({k: res[k] for k in ("experiment", "table", "row", "mean", "std", "n_test", "seeds")}))
     else: print(experiment_table(res).to_markdown(index=False))
     return 0

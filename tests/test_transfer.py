@@ -1,7 +1,8 @@
 """Transfer experiments (07_transfer) and the paper tables (08_results).
 
-Every params file is checked statically (parses, validates, names the notebook's parameters, small twin matches its full
-file); a representative subset of the `.small` experiments runs end to end on a tiny offline model: SciTLDR zero-shot
+Every row of every experiments table (params/experiments/table6-9.yaml) is checked statically (validates, names the
+notebook's parameters, its small profile is an offline twin of the full row); the small rows run end to end on a tiny
+offline model: SciTLDR zero-shot
 (post-processing and prompt), SciTLDR few-shot, supervised discipline classification, Gigaword zero-shot, XSum zero- and
 few-shot, the extractive oracle, and gold-prefix decoding on the real SciTLDR files.
 """
@@ -12,16 +13,17 @@ import papermill as pm
 import pytest
 import yaml
 
-from citesum_nb.core import CitesumError, read_jsonl, write_jsonl
-from citesum_nb.transfer import (SPEC_KEYS, finalize_prediction, load_split, rewrite_we, run_experiment, sample_k_shot,
-                                 training_pairs, validate_spec)
+from citesum_nb.core import CitesumError, published_path, read_jsonl, write_jsonl
+from citesum_nb.params import read_yaml, row_values, table_rows
+from citesum_nb.transfer import (TransferParams, finalize_prediction, load_split, rewrite_we, run_experiment, sample_k_shot,
+                                 training_pairs)
 from citesum_nb.results import collect_runs, load_published, paper_table
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMS = ROOT/"params"
-FULL = sorted(p for p in PARAMS.glob("07_transfer.*.yaml") if not p.name.endswith(".small.yaml"))
-SMALL = sorted(PARAMS.glob("07_transfer.*.small.yaml"))
-PUBLISHED = PARAMS/"published"/"citesum_tables.yaml"
+TABLES = {t: PARAMS/"experiments"/f"table{t}.yaml" for t in "6789"}
+ROW_IDS = [rid for f in TABLES.values() for rid in read_yaml(f)["rows"]]
+PUBLISHED = published_path()
 REAL_MODELS = ("facebook/bart-large", "google/pegasus-large")
 # What makes an experiment the experiment: a `.small` twin may shrink data, steps and seeds, never change these.
 IDENTITY_KEYS = ("experiment", "table", "row", "mode", "dataset", "target", "variant", "prompt", "gold_prefix_tokens", "baseline", "oracle_metric",
@@ -40,9 +42,12 @@ KNOWN_TOO_BIG_FOR_SAMPLE = set()
 QUIET = dict(log=lambda *a: None)
 
 
-def _exp_id(path): return path.name.split(".")[1]
+def row(rid, profile=None, **over):
+    "The values of one table row, as `citesum transfer --row` and `citesum run` get them, with `over` on top"
+    (r, vals), = table_rows(read_yaml(TABLES[rid[1]]), profile, [rid])
+    return {**row_values(r, vals, TransferParams), **over}
 
-def _spec(path, **over): return {**yaml.safe_load(path.read_text()), **over}
+def checked(spec): return TransferParams.from_dict({**spec, "out_dir": "/tmp/x"}).to_dict()
 
 
 @pytest.fixture(scope="module")
@@ -69,13 +74,13 @@ def tiny_model(tmp_path_factory, citesum_sample):
 
 
 # --- published numbers ------------------------------------------------------------------------------------------------
-def test_every_published_row_of_ours_has_full_and_small_params():
+def test_every_published_row_of_ours_is_a_table_row_with_a_small_profile():
     pub = load_published(PUBLISHED)
     ids = [e for t in pub["tables"].values() for r in t["rows"] for e in r["experiments"]]
     ids += [e for c in pub["claims"] for e in c.get("experiments", [])]   # runs the paper mentions but does not tabulate
     assert len(ids) == len(set(ids)) >= 20
-    assert {_exp_id(p) for p in FULL} == set(ids)
-    assert {_exp_id(p) for p in SMALL} == set(ids)
+    assert set(ROW_IDS) == set(ids) and len(ROW_IDS) == len(ids)
+    assert all("small" in read_yaml(f)["profiles"] for f in TABLES.values())
 
 
 def _entries(pub):
@@ -104,16 +109,16 @@ def test_published_numbers_name_their_source_and_where_they_were_read():
 
 
 # --- params files (all of them, statically) ---------------------------------------------------------------------------
-@pytest.mark.parametrize("path", FULL, ids=lambda p: p.name)
-def test_full_params_name_real_checkpoints_and_validate(path, declared):
-    spec = _spec(path)
-    assert set(spec) <= declared and declared == set(SPEC_KEYS)
-    assert spec["out_dir"] == "{run_dir}/" + _exp_id(path)
-    s = validate_spec({**spec, "out_dir": "/tmp/x"})
-    assert s["experiment"] == _exp_id(path)
+@pytest.mark.parametrize("rid", ROW_IDS)
+def test_full_rows_name_real_checkpoints_and_validate(rid, declared):
+    spec = row(rid)
+    assert set(spec) <= declared and declared == set(TransferParams.names())
+    assert spec["out_dir"] == "{run_dir}/" + rid
+    s = checked(spec)
+    assert s["experiment"] == rid
     if s["mode"] != "extractive":
         m = s["model_name_or_path"]
-        assert m in REAL_MODELS or m.startswith("../runs/paper/cites_"), m
+        assert m in REAL_MODELS or m.startswith("runs/paper/cites_"), m
     if s["dataset"] in ("xsum", "gigaword"): assert s["dataset_path"] and s["dataset_path"] != "fixture"
     assert s["n_test"] == 0                                   # full runs score the whole test split
     if s["mode"] == "few-shot": assert len(s["seeds"]) == 3
@@ -121,12 +126,12 @@ def test_full_params_name_real_checkpoints_and_validate(path, declared):
         assert (s["min_length"], s["max_length"]) == ((10, 100) if s["experiment"] == "t6_bart_128shot" else (10, 45))
 
 
-@pytest.mark.parametrize("path", SMALL, ids=lambda p: p.name)
-def test_small_params_are_offline_twins_of_their_full_file(path, declared):
-    spec, full = _spec(path), _spec(PARAMS/path.name.replace(".small.yaml", ".yaml"))
+@pytest.mark.parametrize("rid", ROW_IDS)
+def test_small_profile_is_an_offline_twin_of_the_full_row(rid, declared):
+    spec, full = row(rid, "small"), row(rid)
     assert set(spec) <= declared
-    assert spec["out_dir"] == "{run_dir}/" + _exp_id(path)
-    s, f = validate_spec({**spec, "out_dir": "/tmp/x"}), validate_spec({**full, "out_dir": "/tmp/x"})
+    assert spec["out_dir"] == "{run_dir}/" + rid
+    s, f = checked(spec), checked(full)
     assert {k: s[k] for k in IDENTITY_KEYS} == {k: f[k] for k in IDENTITY_KEYS}
     assert s["model_name_or_path"] == "" and s["data_dir"] == ""           # the tiny model on the bundled sample
     if s["dataset"] in ("xsum", "gigaword"): assert s["dataset_path"] == "fixture"
@@ -137,35 +142,34 @@ def test_small_params_are_offline_twins_of_their_full_file(path, declared):
         assert 0 < s["k_shot"] <= f["k_shot"] and len(s["seeds"]) >= 2 and set(s["seeds"]) <= set(f["seeds"])
 
 
-@pytest.mark.parametrize("path", [p for p in SMALL if validate_spec({**_spec(p), "out_dir": "/x"})["mode"] == "few-shot"],
-                         ids=lambda p: p.name)
-def test_small_k_shot_fits_the_bundled_sample(path, citesum_sample, request):
+@pytest.mark.parametrize("rid", [r for r in ROW_IDS if row(r, "small").get("mode") == "few-shot"])
+def test_small_k_shot_fits_the_bundled_sample(rid, citesum_sample, request):
     "Offline (no shared SciTLDR) the few-shot draw comes from the sample's training split"
-    if _exp_id(path) in KNOWN_TOO_BIG_FOR_SAMPLE:
+    if rid in KNOWN_TOO_BIG_FOR_SAMPLE:
         request.applymarker(pytest.mark.xfail(strict=True, reason="k_shot 128 > 55 sample training examples; the small twin needs k_shot <= 55"))
-    assert _spec(path)["k_shot"] <= len(read_jsonl(citesum_sample/"train.jsonl"))
+    assert row(rid, "small")["k_shot"] <= len(read_jsonl(citesum_sample/"train.jsonl"))
 
 
-def test_table_run_specs_chain_existing_params():
-    for t in "6789":
-        for prof in ("", ".small"):
-            spec = yaml.safe_load((PARAMS/f"paper_table{t}{prof}.yaml").read_text())
-            files = [st["params"] for st in spec["steps"] if "params" in st]
-            assert files and all((ROOT/f).exists() for f in files)
-            assert all(".small.yaml" in f for f in files) == (prof == ".small")
-            assert {validate_spec({**yaml.safe_load((ROOT/f).read_text()), "out_dir": "/x"})["table"] for f in files} == {t}
-            nbs = [st["notebook"] for st in spec["steps"] if "notebook" in st]
-            assert nbs[-1] == "08_results" and all((ROOT/"nbs"/f"{n}.ipynb").exists() for n in nbs)
-            assert spec["steps"][-1]["parameters"]["tables"] == [t]
+def test_each_table_plans_its_rows_then_its_results_table():
+    from citesum_nb.cli import plan_run
+    for t, f in TABLES.items():
+        for prof in (None, "small"):
+            rdir, steps = plan_run(f, root=ROOT, profile=prof)
+            assert rdir == ROOT/"runs"/(f"table{t}" + (".small" if prof else ""))
+            rows = [s for s in steps if s["notebook"].stem == "07_transfer"]
+            assert [s["name"] for s in rows] == list(read_yaml(f)["rows"])
+            assert {s["parameters"]["table"] for s in rows} == {t}
+            assert all(s["parameters"]["out_dir"] == str(rdir/s["name"]) for s in rows)
+            assert steps[-1]["notebook"].stem == "08_results" and steps[-1]["parameters"]["tables"] == [t]
 
 
 # --- spec, sampling, rewriting ----------------------------------------------------------------------------------------
-def test_validate_spec_errors_name_the_problem():
+def test_parameter_errors_name_the_problem():
     ok = dict(experiment="x", mode="zero-shot", dataset="scitldr", out_dir="/tmp/x")
-    with pytest.raises(CitesumError, match="variant='beam'.*choose one of"): validate_spec({**ok, "variant": "beam"})
-    with pytest.raises(CitesumError, match="k_shot > 0"): validate_spec({**ok, "mode": "few-shot"})
-    with pytest.raises(CitesumError, match="unknown experiment parameter"): validate_spec({**ok, "seed": 1})
-    with pytest.raises(CitesumError, match="supervised"): validate_spec({**ok, "target": "disci"})
+    with pytest.raises(CitesumError, match="variant must be one of none, post_process"): TransferParams.from_dict({**ok, "variant": "beam"})
+    with pytest.raises(CitesumError, match="k_shot > 0"): TransferParams.from_dict({**ok, "mode": "few-shot"})
+    with pytest.raises(CitesumError, match="unknown parameter.*seed"): TransferParams.from_dict({**ok, "seed": 1})
+    with pytest.raises(CitesumError, match="supervised"): TransferParams.from_dict({**ok, "target": "disci"})
 
 
 def test_k_shot_sample_depends_on_seed_only():
@@ -190,10 +194,9 @@ def test_ref_removed_from_every_variant():
 
 
 # --- end to end on the tiny model --------------------------------------------------------------------------------------
-@pytest.mark.parametrize("exp", [_exp_id(p) for p in SMALL])
+@pytest.mark.parametrize("exp", ROW_IDS)
 def test_small_experiment_runs_end_to_end(exp, tmp_path, citesum_sample, tiny_model):
-    path = PARAMS/f"07_transfer.{exp}.small.yaml"
-    spec = _spec(path, out_dir=str(tmp_path/"run"), data_dir=str(citesum_sample))
+    spec = row(exp, "small", out_dir=str(tmp_path/"run"), data_dir=str(citesum_sample))
     if spec["mode"] in ("few-shot", "supervised"):   # one seed, one step, the shared model: the seed loop is tested with XSum
         spec.update(seeds=spec["seeds"][:1], max_steps=1, eval_steps=1, model_name_or_path=str(tiny_model))
     elif spec["mode"] == "zero-shot" and exp != BUILDS_OWN_MODEL:
@@ -302,13 +305,13 @@ def test_prompt_variant_never_yields_this_paper_in_comma(raw):
 
 def test_bart_128shot_baseline_trains_on_unrewritten_targets_and_runs_record_the_rewrite(tmp_path, citesum_sample, tiny_model):
     "Only CiTES few-shot uses 'We' -> 'This paper REF' (CiteSum §4.1); plain BART is trained on the targets as published"
-    for prof in ("", ".small"):
-        assert _spec(PARAMS/f"07_transfer.t6_bart_128shot{prof}.yaml")["rewrite_we"] is False
-        assert _spec(PARAMS/f"07_transfer.t6_cites_128shot{prof}.yaml")["rewrite_we"] is True
+    for prof in (None, "small"):
+        assert row("t6_bart_128shot", prof)["rewrite_we"] is False
+        assert row("t6_cites_128shot", prof)["rewrite_we"] is True
     rewrites = {}
     for exp in ("t6_bart_128shot", "t6_cites_32shot"):
-        spec = _spec(PARAMS/f"07_transfer.{exp}.small.yaml", out_dir=str(tmp_path/exp), data_dir=str(citesum_sample),
-                     seeds=[0], max_steps=1, eval_steps=1, model_name_or_path=str(tiny_model))
+        spec = row(exp, "small", out_dir=str(tmp_path/exp), data_dir=str(citesum_sample),
+                   seeds=[0], max_steps=1, eval_steps=1, model_name_or_path=str(tiny_model))
         res = run_experiment(spec, **QUIET)
         assert json.loads((tmp_path/exp/"experiment.json").read_text())["target_rewrite"] == res["target_rewrite"]
         assert json.loads((tmp_path/exp/"seed_0"/"k_shot_sample.json").read_text())["target_rewrite"] == res["target_rewrite"]
@@ -318,12 +321,12 @@ def test_bart_128shot_baseline_trains_on_unrewritten_targets_and_runs_record_the
 
 def test_t6_oracle_uses_scitldr_selection(tmp_path, citesum_sample):
     "Table 6's oracle row is SciTLDR's own selection (get_oracle_sents.py), and the run says so"
-    for prof in ("", ".small"): assert _spec(PARAMS/f"07_transfer.t6_oracle{prof}.yaml")["oracle_metric"] == "scitldr"
-    res = run_experiment(_spec(PARAMS/"07_transfer.t6_oracle.small.yaml", out_dir=str(tmp_path/"o"), data_dir=str(citesum_sample)), **QUIET)
+    for prof in (None, "small"): assert row("t6_oracle", prof)["oracle_metric"] == "scitldr"
+    res = run_experiment(row("t6_oracle", "small", out_dir=str(tmp_path/"o"), data_dir=str(citesum_sample)), **QUIET)
     assert res["generation"] == {"baseline": "oracle", "oracle_metric": "scitldr"}
 
 
-# Typed here from the CiteSum paper (EMNLP 2022), independently of params/published/citesum_tables.yaml
+# Typed here from the CiteSum paper (EMNLP 2022), independently of citesum_nb/published/citesum_tables.yaml
 PAPER = {("4", "Percentage"): {"rating_1": 10, "rating_2": 20, "rating_3": 28, "rating_4": 42},
          ("5", "EXT-ORACLE"): (44.17, 27.22, 38.32), ("5", "Abs+Disci -> TLDR"): (42.01, 19.34, 33.72),
          ("5", "Abs -> TLDR/Title/Disci (multi-task)"): (41.89, 19.51, 33.73), ("5", "Abs -> TLDR (PEGASUS-large)"): (41.56, 18.63, 33.45),
@@ -373,28 +376,40 @@ SETTING_KEYS = ("lr", "batch_size", "max_steps", "eval_steps", "early_stopping_p
                 "min_length", "max_length", "n_dev", "precision", "seeds", "epochs", "max_target_length", "max_source_length")
 
 
-def _comments(path):
-    "key -> the comment on its line"
+def _comments(text):
+    "key -> the comment on its line, for the `key: value` lines of a YAML text"
     out = {}
-    for line in path.read_text().splitlines():
+    for line in text.splitlines():
+        line = line.strip()
         if line[:1].isalpha() and ":" in line: out[line.split(":", 1)[0]] = line.split("#", 1)[1] if "#" in line else ""
     return out
+
+def _row_block(rid):
+    "The lines of a table file that hold row `rid` (its comment lines included)"
+    lines = TABLES[rid[1]].read_text().splitlines()
+    i = lines.index(f"  {rid}:"); j = next(k for k in range(i + 1, len(lines)) if not lines[k].startswith("    "))
+    while i > 0 and lines[i - 1].startswith("  #"): i -= 1
+    return "\n".join(lines[i:j])
 
 
 def test_settings_follow_the_authors_scripts_and_say_where_each_comes_from():
     for exp, (script, want) in SCRIPTS.items():
-        spec = validate_spec({**_spec(PARAMS/f"07_transfer.{exp}.yaml"), "out_dir": "/x"})
+        spec = checked(row(exp))
         assert {k: spec[k] for k in want} == want, exp
-        assert f"script/{script}" in PARAMS.joinpath(f"07_transfer.{exp}.yaml").read_text(), exp
+        defaults = TABLES[exp[1]].read_text().split("\nrows:")[0]   # settings shared by every row of the table sit there
+        assert f"script/{script}" in _row_block(exp) + defaults, exp
     full = yaml.safe_load((PARAMS/"06_train.full.yaml").read_text())
     assert {k: full[k] for k in CITES_SCRIPT} == CITES_SCRIPT
     # every training/generation setting of a full params file says where it comes from; no paper section is invented
-    for path in FULL + sorted(PARAMS.glob("06_train.*.yaml")):
-        if path.name.endswith(".small.yaml") or path.name in ("06_train.gpu.yaml",): continue
-        com = _comments(path)
-        for k in SETTING_KEYS:
-            if k in com: assert "script/" in com[k] or "our choice" in com[k] or "CiteSum" in com[k], f"{path.name}: {k} has no source"
-        assert "§5.1" not in path.read_text() and "4 beams" not in path.read_text(), path.name
+    texts = {f.name: f.read_text().split("\nprofiles:")[0] for f in TABLES.values()}   # the full rows, not the offline profile
+    texts |= {f.name: f.read_text() for f in sorted(PARAMS.glob("06_train.*.yaml")) if f.name not in ("06_train.small.yaml", "06_train.gpu.yaml")}
+    for name, text in texts.items():
+        for line in text.splitlines():
+            k = line.strip().split(":", 1)[0]
+            if k in SETTING_KEYS and "#" in line:
+                c = line.split("#", 1)[1]
+                assert "script/" in c or "our choice" in c or "CiteSum" in c, f"{name}: {line.strip()} has no source"
+        assert "§5.1" not in text and "4 beams" not in text, name
     from citesum_nb.transfer import GENERATION_PRESETS
     assert all("script/" in p["source"] and "§" not in p["source"] for p in GENERATION_PRESETS.values())
     assert GENERATION_PRESETS["citesum"]["num_beams"] == 1

@@ -1,0 +1,45 @@
+#!/usr/bin/env python
+"""Write every notebook's tagged `parameters` cell from its stage's parameter class (citesum_nb.params.parameters_cell).
+
+A stage states its parameters once, in a `StageParams` dataclass; after adding or changing a field, run
+`python tools/sync_params.py` (then `nbdev-clean`). `tests/test_params.py` fails while a cell and its class disagree.
+Usage: python tools/sync_params.py [--check]
+"""
+import argparse, importlib, json, re, sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def stage_cells():
+    "(notebook path, its parameters cell index, the cell text its class writes) for every numbered notebook"
+    from citesum_nb.params import parameters_cell, stage_params
+    for nb in sorted((ROOT/"nbs").glob("[0-9]*.ipynb")):
+        text = nb.read_text()
+        m = re.search(r"#\|\s*default_exp:?\s*(\w+)", text)
+        if m: importlib.import_module(f"citesum_nb.{m.group(1)}")
+        cls = stage_params(nb.stem)
+        cells = json.loads(text)["cells"]
+        i = next((k for k, c in enumerate(cells) if "parameters" in c.get("metadata", {}).get("tags", [])), None)
+        yield nb, i, (parameters_cell(cls) if cls else None)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="only list the notebooks whose cell differs (exit 1 if any)")
+    a = ap.parse_args(argv)
+    stale = []
+    for nb, i, want in stage_cells():
+        if want is None or i is None: print(f"{nb.name}: no parameter class or no parameters cell", file=sys.stderr); stale.append(nb); continue
+        d = json.loads(nb.read_text()); cell = d["cells"][i]
+        if "".join(cell["source"]) == want: continue
+        stale.append(nb)
+        if not a.check:
+            lines = want.split("\n")
+            cell["source"] = [l + "\n" for l in lines[:-1]] + [lines[-1]]
+            nb.write_text(json.dumps(d, indent=1, ensure_ascii=False) + "\n")
+        print(f"{nb.name}: parameters cell {'differs from' if a.check else 'rewritten from'} its class")
+    return 1 if a.check and stale else 0
+
+
+if __name__ == "__main__": sys.exit(main())
