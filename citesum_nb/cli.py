@@ -107,7 +107,8 @@ def _table_steps(path:Path, root:Path, profile=None, rows=None, after=True, extr
     expanded = table_rows(spec, profile, rows, str(path))
     if name and len(expanded) != 1: raise CitesumError(f"{path}: a step name needs exactly one row")
     steps = [_step(name or rid, cls.notebook, row_values(rid, {**vals, **(extra or {})}, cls), file_base(path), root) for rid, vals in expanded]
-    return steps + (_spec_steps(spec.get("after") or [], path, root, profile) if after else [])
+    prof = (spec.get("profiles") or {}).get(profile) or {} if profile else {}
+    return steps + (_spec_steps(prof.get("after", spec.get("after")) or [], path, root, profile) if after else [])   # a profile may have its own
 
 def _spec_steps(entries:list, spec_file:Path, root:Path, profile=None)->list:
     "The steps of a run spec's `steps` list"
