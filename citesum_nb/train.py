@@ -7,7 +7,7 @@ __all__ = ['POST_PROCESS_MODES', 'SOURCES', 'TARGETS', 'CONTROL_TOKENS', 'CONTRO
            'GENERATE_OUTPUTS', 'TRAIN_DEFAULTS', 'NO_FP16', 'CITES_DEFAULTS', 'forget_connection_file', 'post_process',
            'control_input', 'check_variant', 'discipline_text', 'model_inputs', 'build_examples', 'make_tiny_model',
            'is_not_pretrained', 'add_control_tokens', 'decoder_start_ids', 'generate', 'resolve_precision',
-           'train_seq2seq', 'load_split', 'train_cites', 'tiny_model_cli', 'train_cli']
+           'train_seq2seq', 'train_cites', 'tiny_model_cli', 'train_cli']
 
 # %% ../nbs/06_train.ipynb #438d2eea
 import inspect, json, math, os, random, re, shutil, time, warnings
@@ -23,6 +23,8 @@ from transformers import (AutoModelForSeq2SeqLM, AutoTokenizer, DataCollatorForS
 
 from .analysis import top_discipline
 from .core import CitesumError, ensure_dir, read_jsonl, seed_everything, write_jsonl
+from .data import load_split
+from .metrics import rouge_scores
 
 # %% ../nbs/06_train.ipynb #cc84f8e9
 def forget_connection_file()->bool:
@@ -381,7 +383,6 @@ class _RougeMetrics:
     "A `compute_metrics` closure scoring generated ids against all references with ROUGE"
     def __init__(self, tok, refs): self.tok, self.refs = tok, refs
     def __call__(self, ev):
-        from citesum_nb.evaluate import rouge_scores
         preds = ev.predictions[0] if isinstance(ev.predictions, tuple) else ev.predictions
         preds = np.where(preds < 0, self.tok.pad_token_id, preds)
         texts = [t.strip() for t in self.tok.batch_decode(preds, skip_special_tokens=True)]
@@ -484,7 +485,6 @@ def train_seq2seq(train_ds,  # training examples with `src` and `tgt` (str or li
                          min_length=s["min_length"], max_length=s["max_length"], batch_size=s["predict_batch_size"],
                          max_source_length=s["max_source_length"])
         preds = [post_process(p, s["post_process_mode"]) for p in preds]
-        from citesum_nb.evaluate import rouge_scores
         trefs = [_refs(r["tgt"]) or [""] for r in te]
         metrics["predict_rouge"] = {k: float(v) for k, v in rouge_scores(preds, trefs).items()}
         write_jsonl([{"id": str(r.get("id", i)), "source": r["src"], "reference": rs[0], "references": rs, "prediction": p}
@@ -497,13 +497,6 @@ def train_seq2seq(train_ds,  # training examples with `src` and `tgt` (str or li
 CITES_DEFAULTS = dict(data_dir="", out_dir="../runs/demo/06_train", model_name_or_path="", tiny_arch="bart",
                       source="abs", target="tldr", upsample_tldr=False, control_style="catts", max_train_examples=0, max_eval_examples=0,
                       max_test_examples=0, **TRAIN_DEFAULTS)
-
-def load_split(data_dir,  # built CiteSum folder (or anything `load_summarization_data` reads)
-               split:str,  # train | val | test
-              )->list:
-    "Records of one split as dicts (id, src, tgt list, title, discipline, ...)"
-    from citesum_nb.evaluate import load_summarization_data
-    return load_summarization_data(str(data_dir), split).to_list()
 
 def train_cites(params:dict,  # CITES_DEFAULTS keys (the notebook's parameters); missing keys take the defaults
                )->dict:
@@ -521,7 +514,7 @@ def train_cites(params:dict,  # CITES_DEFAULTS keys (the notebook's parameters);
         from citesum_nb.build import build_sample_dataset
         data_dir = build_sample_dataset(out/"data")
     cap = lambda recs, n: recs[:n] if n and n > 0 else recs
-    raw = {s: cap(load_split(data_dir, s), p[f"max_{k}_examples"]) for s, k in (("train", "train"), ("val", "eval"), ("test", "test"))}
+    raw = {s: cap(load_split(str(data_dir), s).to_list(), p[f"max_{k}_examples"]) for s, k in (("train", "train"), ("val", "eval"), ("test", "test"))}
     ex = lambda split, **kw: build_examples(raw[split], p["source"], p["target"], control_style=style, **kw)
     train, c_tr = ex("train", upsample_tldr=p["upsample_tldr"], seed=p["seed"])
     val, c_val = ex("val", tasks=tasks[:1])
