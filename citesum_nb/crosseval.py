@@ -25,7 +25,7 @@ import yaml
 
 from .core import CitesumError, ensure_dir, save_table, seed_everything
 from .params import StageParams, parse_set
-from .data import load_split, source_sentences
+from .data import load_split, source_sentences, text_sentences
 from .metrics import RougeTokenizer, ngram_score, ngrams, per_example_rouge
 from .evaluate import HEURISTIC_RE, overlap_report
 from .build import split_without_leakage, build_sample_dataset
@@ -417,7 +417,6 @@ class FactCCScorer:
         self.correct, self.batch_size, self.max_length = labels["CORRECT"], batch_size, max_length
     def __call__(self, sources:list, summaries:list)->list:
         import torch
-        from citesum_nb.bias import text_sentences
         pairs = [(k, src, s) for k, (src, summ) in enumerate(zip(sources, summaries)) for s in (text_sentences(summ) or [summ])]
         ok = np.zeros(len(summaries)); n = np.zeros(len(summaries))
         for b in range(0, len(pairs), self.batch_size):
