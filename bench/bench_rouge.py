@@ -9,7 +9,8 @@ import argparse, itertools, string, time
 
 import numpy as np
 
-from citesum_nb.evaluate import _shared_scorer, overlap_report, rouge_scores
+from citesum_nb.evaluate import overlap_report
+from citesum_nb.metrics import porter_stem, rouge_scores, shared_scorer
 
 
 def synthetic_corpus(n:int, n_refs:int, seed:int=0):
@@ -32,7 +33,7 @@ if __name__ == "__main__":
     print(f"{a.n} predictions x {a.refs} references ({a.n * a.refs} pairs), ROUGE-1/2/L/Lsum, stemming on, multi-max")
     results = {}
     for n_jobs in (1, 2):
-        _shared_scorer.cache_clear()  # cold token/stem caches for each measurement (forked workers would inherit warm ones)
+        shared_scorer.cache_clear(); porter_stem.cache_clear()  # cold token/stem caches for each measurement (forked workers would inherit warm ones)
         t = time.perf_counter()
         s = rouge_scores(preds, refs, multi_ref="max", n_jobs=n_jobs)
         results[n_jobs] = s

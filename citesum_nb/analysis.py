@@ -4,8 +4,7 @@
 
 # %% ../nbs/04_analysis.ipynb #ddaf23ba
 from __future__ import annotations
-import argparse, csv, html, json, re, sys
-from collections import Counter
+import argparse, csv, html, json
 from itertools import combinations
 from pathlib import Path
 
@@ -14,20 +13,20 @@ import pandas as pd
 import matplotlib
 import matplotlib.pyplot as plt
 import seaborn as sns
-from rouge_score import rouge_scorer
 from sklearn.metrics import cohen_kappa_score
 
 from .core import CitesumError, ensure_dir, save_table, shared_data, skip_note
-from .evaluate import load_summarization_data, CachedTokenizer
+from .data import load_split
+from .metrics import RecallScorer, ngrams, word_tokens
 
 # %% auto #0
-__all__ = ['PAPER_RC', 'COLUMN_WIDTH', 'PAPER_ABSTRACTION', 'RATING_SCALE', 'SHEET_COLUMNS', 'AnalysisParams', 'load_split',
+__all__ = ['PAPER_RC', 'COLUMN_WIDTH', 'PAPER_ABSTRACTION', 'RATING_SCALE', 'SHEET_COLUMNS', 'AnalysisParams', 'split_frames',
            'n_words', 'dataset_statistics', 'resolve_scitldr', 'statistics_table', 'top_discipline', 'unique_papers',
            'discipline_distribution', 'save_figure', 'plot_discipline_distribution', 'citation_distribution',
            'plot_citation_distribution', 'source_recall', 'reference_groups', 'grouping_for', 'abstraction_level',
-           'abstraction_table', 'tokenize', 'extractive_fragments', 'extractiveness', 'extractiveness_table',
-           'plot_extractiveness', 'sample_for_rating', 'spreadsheet_safe', 'write_rating_sheets', 'read_rating_sheet',
-           'summarize_ratings', 'abstraction_cli', 'human_eval_cli']
+           'abstraction_table', 'extractive_fragments', 'extractiveness', 'extractiveness_table', 'plot_extractiveness',
+           'sample_for_rating', 'spreadsheet_safe', 'write_rating_sheets', 'read_rating_sheet', 'summarize_ratings',
+           'abstraction_cli', 'human_eval_cli']
 
 # %% ../nbs/04_analysis.ipynb #efc9c46f
 from dataclasses import dataclass, field
@@ -57,18 +56,14 @@ class AnalysisParams(StageParams):
         for k in ("n_rate", "n_annotators"): self.require(k, getattr(self, k) >= 1, "must be at least 1")
 
 # %% ../nbs/04_analysis.ipynb #7c51c1ec
-def load_split(name_or_path:str, # a built CiteSum folder, official release JSON folder, SciTLDR folder or Hub name
-               split:str="test", # train / val / test
-               missing_ok:bool=False, # return None instead of raising when the split is absent
-              )->pd.DataFrame|None: # one row per example; `tgt` is a list of references
-    "Load one split of a summarization dataset as a DataFrame with `tgt` as a Python list"
-    try: ds = load_summarization_data(str(name_or_path), split)
-    except (CitesumError, FileNotFoundError, ValueError) as e:
-        if missing_ok: return None
-        raise CitesumError(f"cannot load split {split!r} of {name_or_path}: {e}") from e
-    df = ds.to_pandas()
-    df["tgt"] = [[str(t) for t in ts] if not isinstance(ts, str) else [ts] for ts in df["tgt"]]
-    return df
+def split_frames(name_or_path:str, # a built CiteSum folder, official release JSON folder, SciTLDR folder or Hub name
+                )->dict: # split name -> DataFrame, None for a split the dataset lacks
+    "The train, val and test splits of a dataset as DataFrames (`load_split(...).to_pandas()`)"
+    out = {}
+    for s in ("train", "val", "test"):
+        try: out[s] = load_split(str(name_or_path), s).to_pandas()
+        except (CitesumError, FileNotFoundError, ValueError): out[s] = None
+    return out
 
 # %% ../nbs/04_analysis.ipynb #e8930cef
 def n_words(text:str)->int:
@@ -109,7 +104,7 @@ def statistics_table(datasets:list, # (name, name_or_path, automatic) triples
     "Statistics table with one row per dataset"
     rows = []
     for name, path, automatic in datasets:
-        sp = {s: load_split(path, s, missing_ok=True) for s in ("train", "val", "test")}
+        sp = split_frames(path)
         rows.append(dataset_statistics(sp, name, automatic))
     return pd.DataFrame(rows)
 
@@ -247,12 +242,9 @@ def source_recall(sources:list, # source texts
                  )->pd.DataFrame: # rouge1/rouge2/rougeL recall × 100 per pair
     "ROUGE recall of each summary against its source (share of summary n-grams found in the source) × 100"
     if len(sources) != len(summaries): raise CitesumError(f"{len(sources)} sources but {len(summaries)} summaries")
-    sc = rouge_scorer.RougeScorer(list(_ROUGE_KEYS), tokenizer=CachedTokenizer(use_stemmer))   # same tokens, memoized
-    rows = []
-    for s, t in zip(sources, summaries):
-        r = sc.score(t, s)   # score(target, prediction): recall = overlap / n-grams of the target (the summary)
-        rows.append({k: 100 * r[k].recall for k in _ROUGE_KEYS})
-    return pd.DataFrame(rows, columns=list(_ROUGE_KEYS))
+    sc = RecallScorer(use_stemmer, drop_ref=False)   # the build filter's recall, the text as it is
+    rows = [sc(t, s) for s, t in zip(sources, summaries)]   # the summary is the target, the source the prediction
+    return pd.DataFrame([[r["r1"], r["r2"], r["rl"]] for r in rows], columns=list(_ROUGE_KEYS))
 
 # %% ../nbs/04_analysis.ipynb #4f25106c
 def reference_groups(ref_index:np.ndarray, # position of each summary in its example's reference list
@@ -301,12 +293,6 @@ def abstraction_table(datasets:list, # (name, DataFrame, grouping scheme) triple
     return pd.DataFrame(rows)
 
 # %% ../nbs/04_analysis.ipynb #012a4643
-_TOKEN_RE = re.compile(r"\w+|[^\w\s]")
-
-def tokenize(text:str)->list:
-    "Lower-cased word and punctuation tokens"
-    return _TOKEN_RE.findall(str(text).lower())
-
 def extractive_fragments(summary:list, # summary tokens
                          source:list, # source tokens
                         )->list: # the fragments (token lists), in summary order
@@ -325,24 +311,21 @@ def extractive_fragments(summary:list, # summary tokens
     return F
 
 # %% ../nbs/04_analysis.ipynb #9597c7d6
-def _ngrams(toks, n): return [tuple(toks[i:i+n]) for i in range(len(toks)-n+1)]
-
 def extractiveness(source:str, # source text
                    summary:str, # summary text
                    ns:tuple=(1, 2, 3, 4), # n-gram sizes for novelty and repetition
                   )->dict: # coverage, density, compression, novel_{n}, repeated_{n} (percent)
     "Newsroom coverage/density/compression plus novel and repeated n-gram shares for one pair"
-    S, A = tokenize(summary), tokenize(source)
+    S, A = word_tokens(summary), word_tokens(source)
     if not S: raise CitesumError("empty summary")
     F = extractive_fragments(S, A)
     out = {"coverage": sum(map(len, F)) / len(S), "density": sum(len(f)**2 for f in F) / len(S),
            "compression": len(A) / len(S)}
     for n in ns:
-        sg = _ngrams(S, n)
-        if not sg: out[f"novel_{n}"] = out[f"repeated_{n}"] = np.nan; continue
-        src = set(_ngrams(A, n)); uniq = set(sg)
-        out[f"novel_{n}"] = 100 * len(uniq - src) / len(uniq)
-        out[f"repeated_{n}"] = 100 * (1 - len(uniq) / len(sg))
+        sg = ngrams(S, n); total = sum(sg.values())
+        if not total: out[f"novel_{n}"] = out[f"repeated_{n}"] = np.nan; continue
+        out[f"novel_{n}"] = 100 * len(sg.keys() - ngrams(A, n).keys()) / len(sg)
+        out[f"repeated_{n}"] = 100 * (1 - len(sg) / total)
     return out
 
 # %% ../nbs/04_analysis.ipynb #4bbec764
@@ -509,7 +492,7 @@ def abstraction_cli(argv:list|None=None)->int:
     ap.add_argument("--max-examples", type=int, default=0, help="only the first N examples (0 = all)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     a = ap.parse_args(argv)
-    df = load_split(a.data, a.split)
+    df = load_split(a.data, a.split).to_pandas()
     if a.max_examples: df = df.head(a.max_examples)
     res = abstraction_level(df, grouping_for(a.data) if a.groups == "auto" else a.groups, use_stemmer=not a.no_stem)
     if a.json: print(json.dumps(res))
@@ -523,7 +506,7 @@ def human_eval_cli(argv:list|None=None)->int:
     ap = argparse.ArgumentParser(prog="citesum human-eval", description="Human evaluation of citation sentences as summaries (1-4 scale).")
     sub = ap.add_subparsers(dest="verb", required=True)
     s = sub.add_parser("sample", help="write rating sheets (one CSV per annotator)")
-    s.add_argument("--data", required=True, help="built CiteSum folder (or any dataset load_summarization_data reads)")
+    s.add_argument("--data", required=True, help="built CiteSum folder (or any dataset load_split reads)")
     s.add_argument("--split", default="test")
     s.add_argument("-n", type=int, default=50, help="items per sheet (default 50)")
     s.add_argument("--seed", type=int, default=0)
@@ -535,7 +518,7 @@ def human_eval_cli(argv:list|None=None)->int:
     m.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     if a.verb == "sample":
-        sheet = sample_for_rating(load_split(a.data, a.split), n=a.n, seed=a.seed)
+        sheet = sample_for_rating(load_split(a.data, a.split).to_pandas(), n=a.n, seed=a.seed)
         for p in write_rating_sheets(sheet, a.out, annotators=a.annotators, html_pages=a.html): print(p)
         return 0
     r = summarize_ratings(a.sheets)

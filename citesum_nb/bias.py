@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['SENTENCE_BREAK', 'NLTK_ENGLISH_STOPWORDS', 'NOVELTY_STOP_TOKENS', 'BIAS_COLUMNS', 'BiasParams', 'sentence_tokens',
-           'text_sentences', 'greedy_fragments', 'fragment_measures', 'ngram_counts', 'novelty', 'repetition',
-           'lemma_table', 'fusion_tokens', 'sentence_similarities', 'fusion_sources', 'fusion_mapping', 'fusion_counts',
+           'greedy_fragments', 'fragment_measures', 'ngram_counts', 'novelty', 'repetition', 'lemma_table',
+           'fusion_tokens', 'sentence_similarities', 'fusion_sources', 'fusion_mapping', 'fusion_counts',
            'fusion_score', 'pair_bias', 'summarize_bias', 'dataset_bias', 'bias_table', 'plot_bias', 'bias_cli']
 
 # %% ../nbs/12a_bias.ipynb #7bd7ea26
@@ -23,9 +23,8 @@ from nltk.tokenize import NLTKWordTokenizer
 
 from .core import CitesumError, ensure_dir, save_table
 from .params import StageParams
-from .citations import split_sentences
-from .build import lcs_length
-from .evaluate import load_summarization_data, source_sentences, FORMAT_COLUMNS
+from .metrics import lcs_length, ngram_score, ngrams
+from .data import FORMAT_COLUMNS, load_split, source_sentences, text_sentences
 
 # %% ../nbs/12a_bias.ipynb #f7f53472
 @dataclass
@@ -50,10 +49,6 @@ def sentence_tokens(sentence:str,  # one sentence
                    )->list:        # lower-cased Treebank tokens
     "Lower-cased NLTK Treebank word tokens of one sentence (no downloaded data needed)"
     return _WORDS.tokenize(" ".join(str(sentence).lower().split()))
-
-def text_sentences(text:str)->list:
-    "Sentences of `text` with the project's rule-based splitter"
-    return [s for s in (" ".join(text[a:b].split()) for a, b in split_sentences(str(text))) if s]
 
 # %% ../nbs/12a_bias.ipynb #db54ae48
 def greedy_fragments(summary:list,   # summary tokens
@@ -107,9 +102,7 @@ def ngram_counts(sentences:list,  # sentences, each a list of tokens
                 )->Counter:       # n-gram (tuple) -> count
     "n-grams of each sentence after stop words and punctuation are dropped (none cross a sentence boundary)"
     c = Counter()
-    for s in sentences:
-        toks = [t for t in s if t not in NOVELTY_STOP_TOKENS]
-        c.update(tuple(toks[k:k+n]) for k in range(len(toks) - n + 1))
+    for s in sentences: c.update(ngrams([t for t in s if t not in NOVELTY_STOP_TOKENS], n))
     return c
 
 # %% ../nbs/12a_bias.ipynb #65350756
@@ -153,14 +146,8 @@ def _is_punct(w:str)->bool: return all(ch in string.punctuation for ch in w)   #
 def _content(toks:list)->list: return [t for t in toks if not (t in NLTK_ENGLISH_STOPWORDS or t in ("<s>", "</s>") or _is_punct(t))]
 
 def _rouge_n_f(peer:list, model:list, n:int)->float:
-    "ROUGE-n F1 (alpha 0.5) of the released `rouge_functions.rouge_n`; 0 for an empty model"
-    if not model: return 0.0
-    grams = lambda t: Counter(zip(*[t[i:] for i in range(n)]))
-    pc, mc = grams(peer), grams(model)
-    hit = sum(min(v, mc[g]) for g, v in pc.items())
-    r = hit / (len(model) - n + 1) if len(model) >= n else 0.0
-    p = hit / (len(peer) - n + 1) if len(peer) >= n else 0.0
-    return 2 * p * r / (p + r) if p + r > 0 else 0.0
+    "ROUGE-n F1 (alpha 0.5) of the released `rouge_functions.rouge_n`: rouge-score's n-gram F1 of the tokens; 0 for an empty model"
+    return ngram_score(ngrams(model, n), ngrams(peer, n)).fmeasure
 
 def sentence_similarities(summary_sent:list,  # one (partly blanked) summary sentence, fusion tokens
                           doc_sents:list,     # document sentences, fusion tokens
@@ -238,7 +225,7 @@ def summarize_bias(per_pair:pd.DataFrame,  # rows of `pair_bias`
     out["n"] = int(len(per_pair))
     return out
 
-def dataset_bias(ds,                      # a dataset from `load_summarization_data`
+def dataset_bias(ds,                      # a split from `citesum_nb.data.load_split`
                  references:str="all",    # all: every reference is a pair; first: the first reference only
                  max_examples:int=0,      # the first N examples (0 = all)
                 )->tuple:                 # (dataset values, per-pair DataFrame)
@@ -288,7 +275,7 @@ def bias_cli(argv:list|None=None)->int:
     ap.add_argument("--json", action="store_true", help="print one JSON object (the last line)")
     a = ap.parse_args(argv)
     if a.max_examples < 0: raise CitesumError(f"--max-examples must be >= 0, got {a.max_examples}")
-    ds = load_summarization_data(a.data, a.split, fmt=a.fmt, src_col=a.src_col, tgt_col=a.tgt_col)
+    ds = load_split(a.data, a.split, fmt=a.fmt, src_col=a.src_col, tgt_col=a.tgt_col)
     res, per = dataset_bias(ds, a.references, a.max_examples)
     if a.out: ensure_dir(Path(a.out).parent); per.to_csv(a.out, index=False)
     if a.json: print(json.dumps(res)); return 0

@@ -4,15 +4,14 @@
 
 # %% auto #0
 __all__ = ['CANDIDATE_COLUMNS', 'TEXT_COLUMNS', 'META_COLUMNS', 'FINISHED_COLUMNS', 'WORKER_MALLOC', 'OUTPUT_NAMES',
-           'DROP_REASONS', 'STAGES', 'STAGE_SUMS', 'SHARD_DAMAGE', 'CachedStemTokenizer', 'make_rouge_scorer',
-           'lcs_length', 'remove_ref', 'RecallScorer', 'rouge_recall', 'passes_filter', 'split_without_leakage',
+           'DROP_REASONS', 'STAGES', 'STAGE_SUMS', 'SHARD_DAMAGE', 'passes_filter', 'split_without_leakage',
            'suspicious_line', 'plausible_line', 'paper_texts_from_bytes', 'extract_candidates', 'cited_metadata',
            'cited_texts', 'cited_fulltext', 'finish_partition', 'example_record', 'local_cluster', 'check_out_dir',
            'publish_build', 'build_citesum', 'citesum_features', 'write_hf_and_parquet', 'make_report',
            'report_markdown', 'damage_summary', 'build_sample_dataset', 'build_cli']
 
 # %% ../nbs/03_build.ipynb #9b3a5c6f
-import contextlib, functools, importlib, json, logging, os, re, shutil, signal, sys, threading, time, warnings
+import contextlib, importlib, json, logging, os, re, shutil, signal, sys, threading, time, warnings
 import tempfile
 from types import SimpleNamespace
 from collections import Counter
@@ -22,76 +21,13 @@ import numpy as np
 import pandas as pd
 import dask
 import dask.dataframe as dd
-from nltk.stem import porter
-from rouge_score import rouge_scorer, tokenizers
-from rouge_score import tokenize as rouge_tokenize
 
 from .core import CitesumError, ensure_dir, sample_corpus_dir, write_jsonl
+from .metrics import RecallScorer, rouge_recall
 from .s2orc import BadInputLog, find_shards, read_lines, fast_paper_id, has_related_work, parse_fulltext, parse_metadata
 from .s2orc import check_json_lines, shard_name, unpaired_shards, valid_utf8
 from .s2orc import _loads, _JSONError, _RW_BYTES
 from .citations import citation_sentences, introduction_and_conclusion, is_related_work, section_paragraphs
-
-# %% ../nbs/03_build.ipynb #2810b4c9
-class CachedStemTokenizer(tokenizers.Tokenizer):
-    "rouge-score's default tokenizer with a memoised Porter stemmer: the same tokens, without stemming a word twice"
-    def __init__(self, use_stemmer:bool=True, cache_size:int=2**18):
-        self._stemmer = SimpleNamespace(stem=functools.lru_cache(cache_size)(porter.PorterStemmer().stem)) if use_stemmer else None
-    def tokenize(self, text): return rouge_tokenize.tokenize(text, self._stemmer)
-
-def make_rouge_scorer(use_stemmer:bool=True)->rouge_scorer.RougeScorer:
-    "A ROUGE-1/2/L scorer (rouge-score) with Porter stemming through `CachedStemTokenizer`"
-    return rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=CachedStemTokenizer(use_stemmer))
-
-# %% ../nbs/03_build.ipynb #f670029a
-def lcs_length(a:list,  # tokens
-               b:list,  # tokens
-              )->int:
-    "Length of the longest common subsequence of `a` and `b` (Hyyrö's bit-parallel algorithm)"
-    if not a or not b: return 0
-    if len(a) > len(b): a, b = b, a
-    masks = {}
-    for i, tok in enumerate(a): masks[tok] = masks.get(tok, 0) | (1 << i)
-    full = (1 << len(a)) - 1
-    v = full
-    for tok in b:
-        m = masks.get(tok)
-        if m:
-            u = v & m
-            v = ((v + u) | (v - u)) & full
-    return len(a) - v.bit_count()
-
-# %% ../nbs/03_build.ipynb #225ae154
-_REF = re.compile(r"(?<![A-Z])REF(?![A-Z])")
-
-def remove_ref(sentence:str)->str:
-    "`sentence` with every REF placeholder replaced by a space (REF, REF., REF's, inREF; not the REF of PREFIX)"
-    return _REF.sub(" ", sentence)
-
-class RecallScorer:
-    "ROUGE-1/2/L recall (x100) of sentences against abstracts, equal to rouge-score's, with each abstract tokenised once"
-    def __init__(self, use_stemmer:bool=True, cache_size:int=4096):
-        self.tokenizer = CachedStemTokenizer(use_stemmer)
-        self._abstract = functools.lru_cache(cache_size)(self._abstract_ngrams)
-
-    def _abstract_ngrams(self, abstract:str):
-        toks = self.tokenizer.tokenize(abstract)
-        return toks, rouge_scorer._create_ngrams(toks, 1), rouge_scorer._create_ngrams(toks, 2)
-
-    def __call__(self, sentence:str, abstract:str)->dict:
-        t = self.tokenizer.tokenize(remove_ref(sentence))
-        a, a1, a2 = self._abstract(abstract)
-        r1 = rouge_scorer._score_ngrams(rouge_scorer._create_ngrams(t, 1), a1).recall
-        r2 = rouge_scorer._score_ngrams(rouge_scorer._create_ngrams(t, 2), a2).recall
-        rl = lcs_length(t, a) / len(t) if t and a else 0.0
-        return {"r1": 100*r1, "r2": 100*r2, "rl": 100*rl}
-
-def rouge_recall(sentence:str,  # the citation sentence (REF is ignored)
-                 abstract:str,  # the cited paper's abstract
-                 scorer=None,   # a `RecallScorer`; one with stemming when None
-                )->dict:
-    "ROUGE-1/2/L recall (x100) of `sentence` against `abstract`"
-    return (scorer or RecallScorer(True))(sentence, abstract)
 
 # %% ../nbs/03_build.ipynb #7b6564bc
 def passes_filter(recall:dict, thresholds=(50, 20, 40))->bool:

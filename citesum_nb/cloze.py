@@ -6,9 +6,9 @@
 __all__ = ['SPLITS', 'MARKER_MODES', 'SENTENCE_REASONS', 'STAT_ROWS', 'INSTANCE_KEYS', 'CLOZE_STAGES', 'DROP_REASONS',
            'ClozeParams', 'topic_of', 'related_work_blocks', 'citation_intervals', 'remove_citations', 'paper_clozes',
            'shard_clozes', 'cited_documents', 'attach_documents', 'merge_duplicates', 'components', 'assign_groups',
-           'crossing_papers', 'split_instances', 'word_tokens', 'cloze_statistics', 'published_numbers',
-           'table1_beside_paper', 'dask_compute', 'read_cited', 'build_instances', 'cloze_features',
-           'write_cloze_dataset', 'cloze_report', 'cloze_report_markdown', 'build_cloze']
+           'crossing_papers', 'split_instances', 'cloze_statistics', 'published_numbers', 'table1_beside_paper',
+           'dask_compute', 'read_cited', 'build_instances', 'cloze_features', 'write_cloze_dataset', 'cloze_report',
+           'cloze_report_markdown', 'build_cloze']
 
 # %% ../nbs/11_cloze.ipynb #c69096c6
 import contextlib, json, os, re, shutil, time
@@ -27,6 +27,7 @@ from .core import CitesumError, ensure_dir, read_jsonl, sample_corpus_dir, save_
 from .params import StageParams
 from .s2orc import BadInputLog, find_shards, iter_fulltext, load_papers
 from .citations import is_related_work, make_splitter, related_work_paragraphs, replace_citation
+from .metrics import word_tokens
 from .build import cited_fulltext, cited_metadata, local_cluster
 
 # %% ../nbs/11_cloze.ipynb #be8f5cf9
@@ -319,13 +320,6 @@ def split_instances(instances:list,  # instances with citing_paper_id and docume
         info.update(method="cited_paper", fallback_reason=why)
     if not with_citing: info["cited_groups"] = len(sizes)
     return split_of, {**info, **crossing_papers(instances, split_of)}
-
-# %% ../nbs/11_cloze.ipynb #0f573c8a
-_TOKEN = re.compile(r"\w+|[^\w\s]")
-
-def word_tokens(text:str)->list:
-    "Lower-cased word and punctuation tokens"
-    return _TOKEN.findall(str(text).lower())
 
 # %% ../nbs/11_cloze.ipynb #199e52d9
 STAT_ROWS = {"#Documents": lambda x: len(x["documents"]),

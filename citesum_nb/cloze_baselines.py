@@ -21,8 +21,9 @@ import pandas as pd
 
 from .core import CitesumError, ensure_dir, read_jsonl, save_table, write_jsonl
 from .params import StageParams, add_cli_options
-from .evaluate import CachedTokenizer, paired_significance, per_example_rouge, rouge_scores
-from .cloze import SPLITS, ClozeParams, build_cloze, cloze_report_markdown, published_numbers, word_tokens
+from .metrics import RougeTokenizer, ngram_overlap, per_example_rouge, rouge_scores, word_tokens
+from .evaluate import paired_significance
+from .cloze import SPLITS, ClozeParams, build_cloze, cloze_report_markdown, published_numbers
 
 # %% ../nbs/11a_cloze_baselines.ipynb #1432178c
 @dataclass
@@ -109,10 +110,10 @@ def oracle1(instances:list, scores:pd.DataFrame|None=None, n_jobs:int=1)->dict:
 # %% ../nbs/11a_cloze_baselines.ipynb #7ce42a22
 def greedy_labels(sentences:list,  # document sentences
                   cloze:str,       # the reference sentence
-                  tokenizer=None,  # rouge-score tokenizer (default: stemmed `CachedTokenizer`)
+                  tokenizer=None,  # a `RougeTokenizer` (default: a stemmed one)
                  )->list:
     "Indices of the sentences chosen greedily while ROUGE-1 recall against the cloze rises, in document order"
-    tok = tokenizer or CachedTokenizer(True)
+    tok = tokenizer or RougeTokenizer(True)
     ref = Counter(tok.tokenize(cloze)); n = sum(ref.values())
     cands = [Counter(tok.tokenize(s)) for s in sentences]
     have, chosen, best = Counter(), [], 0
@@ -127,9 +128,9 @@ def greedy_labels(sentences:list,  # document sentences
 
 def recall1(selected:list, cloze:str, tokenizer=None)->float:
     "ROUGE-1 recall (x100) of the selected sentences against the cloze, as rouge-score computes it"
-    tok = tokenizer or CachedTokenizer(True)
+    tok = tokenizer or RougeTokenizer(True)
     ref, have = Counter(tok.tokenize(cloze)), Counter(tok.tokenize(" ".join(selected)))
-    return 100 * sum(min(k, have[w]) for w, k in ref.items()) / max(1, sum(ref.values()))
+    return 100 * ngram_overlap(ref, have) / max(1, sum(ref.values()))
 
 # %% ../nbs/11a_cloze_baselines.ipynb #a87e95f0
 def bm25_stats(instances:list)->dict:

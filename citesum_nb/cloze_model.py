@@ -17,7 +17,8 @@ import pandas as pd
 
 from .core import CitesumError, ensure_dir, save_table, write_jsonl
 from .params import StageParams
-from .evaluate import paired_significance, per_example_rouge, rouge_scores
+from .metrics import per_example_rouge, rouge_scores
+from .evaluate import paired_significance
 from .cloze import SPLITS, ClozeParams, build_cloze, published_numbers
 from .cloze_baselines import bm25_stats, extract, first_words, load_cloze
 

@@ -25,8 +25,9 @@ import yaml
 
 from .core import CitesumError, ensure_dir, save_table, seed_everything
 from .params import StageParams, parse_set
-from .evaluate import (load_summarization_data, per_example_rouge, source_sentences, overlap_report,
-                                 CachedTokenizer, ROUGE_TYPES, HEURISTIC_RE)
+from .data import load_split, source_sentences, text_sentences
+from .metrics import RougeTokenizer, ngram_score, ngrams, per_example_rouge
+from .evaluate import HEURISTIC_RE, overlap_report
 from .build import split_without_leakage, build_sample_dataset
 from .bias import dataset_bias, bias_table, plot_bias
 from .analysis import save_figure
@@ -228,12 +229,12 @@ def _records(spec:dict, split:str|None, sample_dir)->list:
     if split is None:
         recs = []
         for s in ("train", "val", "test"):
-            try: recs += load_summarization_data(path, s, **kw).to_list()
+            try: recs += load_split(path, s, **kw).to_list()
             except CitesumError as e:
                 if "no '" not in str(e): raise
             if Path(path).is_file(): break      # a single file holds the whole dataset
         if not recs: raise CitesumError(f"dataset {spec['name']}: no split found in {path}")
-    else: recs = load_summarization_data(path, split, **kw).to_list()
+    else: recs = load_split(path, split, **kw).to_list()
     out, seen = [], set()
     for r in recs:
         paper = str(r.get(spec["paper_key"]) or r["id"])
@@ -297,16 +298,17 @@ def overlap_table(data:dict,             # from `load_crosseval_data`
 def greedy_oracle(sents:list,  # source sentences
                   refs:list,   # reference summaries (the first is used)
                   k:int=1,     # most sentences to select
-                  scorer=None, # a rouge-score RougeScorer with rouge1 and rouge2 (made when None)
+                  tokenizer=None, # a `citesum_nb.metrics.RougeTokenizer` (a stemmed one when None)
                  )->list:      # selected sentence indices, in document order
     "Greedy oracle: add the sentence that most raises ROUGE-1 + ROUGE-2 F of the extract, at most k, while it rises"
-    from rouge_score import rouge_scorer
-    sc = scorer or rouge_scorer.RougeScorer(["rouge1", "rouge2"], tokenizer=CachedTokenizer(True))
-    ref, chosen, best = (refs[0] if refs else ""), [], 0.0
+    tok = tokenizer or RougeTokenizer(True)
+    ref = tok.tokenize(refs[0] if refs else "")
+    ref1, ref2, chosen, best = ngrams(ref, 1), ngrams(ref, 2), [], 0.0
+    def f12(extract:list)->float:
+        t = tok.tokenize(" ".join(sents[j] for j in sorted(extract)))
+        return ngram_score(ref1, ngrams(t, 1)).fmeasure + ngram_score(ref2, ngrams(t, 2)).fmeasure
     for _ in range(min(k, len(sents))):
-        cand = [(i, sc.score(ref, " ".join(sents[j] for j in sorted(chosen + [i])))) for i in range(len(sents)) if i not in chosen]
-        i, s = max(cand, key=lambda c: c[1]["rouge1"].fmeasure + c[1]["rouge2"].fmeasure)
-        v = s["rouge1"].fmeasure + s["rouge2"].fmeasure
+        i, v = max(((i, f12(chosen + [i])) for i in range(len(sents)) if i not in chosen), key=lambda c: c[1])
         if v <= best: break
         chosen.append(i); best = v
     return sorted(chosen) or [0]
@@ -348,14 +350,13 @@ class LogRegExtractor:
     name, kind = "logreg", "extractive"
     def __init__(self, k:int=1, seed:int=0): self.k, self.seed, self.model = k, seed, None
     def fit(self, train, work_dir=None):
-        from rouge_score import rouge_scorer
         from sklearn.linear_model import LogisticRegression
         from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import StandardScaler
-        sc = rouge_scorer.RougeScorer(["rouge1", "rouge2"], tokenizer=CachedTokenizer(True))
+        tok = RougeTokenizer(True)
         X, y = [], []
         for s, refs in zip(source_sentences(train), train["tgt"]):
-            X.append(sentence_features(s)); lab = np.zeros(len(s)); lab[greedy_oracle(s, refs, self.k, sc)] = 1; y.append(lab)
+            X.append(sentence_features(s)); lab = np.zeros(len(s)); lab[greedy_oracle(s, refs, self.k, tok)] = 1; y.append(lab)
         X, y = np.vstack(X), np.concatenate(y)
         if len(set(y)) < 2: raise CitesumError("the training set's oracle labels are all one class; cannot fit the extractor")
         fitted = LogRegExtractor(self.k, self.seed)
@@ -416,7 +417,6 @@ class FactCCScorer:
         self.correct, self.batch_size, self.max_length = labels["CORRECT"], batch_size, max_length
     def __call__(self, sources:list, summaries:list)->list:
         import torch
-        from citesum_nb.bias import text_sentences
         pairs = [(k, src, s) for k, (src, summ) in enumerate(zip(sources, summaries)) for s in (text_sentences(summ) or [summ])]
         ok = np.zeros(len(summaries)); n = np.zeros(len(summaries))
         for b in range(0, len(pairs), self.batch_size):

@@ -27,6 +27,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfTransformer
 
 from .citations import replace_citation
 from .core import CitesumError, ensure_dir, sample_corpus_dir, save_table, published_path
+from .metrics import porter_stem
 from .params import StageParams, add_cli_options
 from .s2orc import BadInputLog, find_shards, iter_fulltext, iter_metadata, read_lines
 
@@ -113,26 +114,13 @@ class ResolveParams(StageParams):
 # %% ../nbs/09_citation_resolution.ipynb #4cb5e981
 STOP_WORDS = frozenset(ENGLISH_STOP_WORDS)
 _WORD = re.compile(r"[^\W_]+")
-_PORTER, _STEMS = [], {}   # the stemmer, made on first use (importing nltk takes a second and a half), and its results
-
-def _stem(word:str)->str:
-    "Porter stem of `word`, memoised (plain dicts, so that Dask can ship this function from a notebook to worker processes)"
-    s = _STEMS.get(word)
-    if s is None:
-        if not _PORTER:
-            from nltk.stem.porter import PorterStemmer
-            _PORTER.append(PorterStemmer())
-        if len(_STEMS) >= 2**20: _STEMS.clear()
-        s = _STEMS[word] = _PORTER[0].stem(word)
-    return s
-
 def words(text:str)->list:
     "Lower-cased word tokens of `text`: runs of letters or digits"
     return _WORD.findall(text.lower())
 
 def stems(tokens:list)->list:
     "The Porter stem of each token, `None` for a stop word (positions are kept)"
-    return [None if t in STOP_WORDS else _stem(t) for t in tokens]
+    return [None if t in STOP_WORDS else porter_stem(t) for t in tokens]
 
 def terms(tokens:list)->list:
     "Index terms of `tokens`: stop words removed, the rest Porter-stemmed"

@@ -8,7 +8,7 @@ __all__ = ['POST_PROCESS_MODES', 'SOURCES', 'TARGETS', 'CONTROL_TOKENS', 'CONTRO
            'check_variant', 'discipline_text', 'model_inputs', 'build_examples', 'make_tiny_model', 'is_not_pretrained',
            'add_control_tokens', 'decoder_start_ids', 'generate', 'TrainSettings', 'resolve_precision',
            'load_for_training', 'tokenized', 'training_arguments', 'resume_point', 'predict_split', 'train_seq2seq',
-           'TrainParams', 'load_split', 'train_cites', 'write_experiment_record', 'tiny_model_cli', 'train_cli']
+           'TrainParams', 'train_cites', 'write_experiment_record', 'tiny_model_cli', 'train_cli']
 
 # %% ../nbs/06_train.ipynb #438d2eea
 import inspect, json, math, os, random, re, shutil, time, warnings
@@ -26,6 +26,8 @@ from transformers import (AutoModelForSeq2SeqLM, AutoTokenizer, DataCollatorForS
 from .analysis import top_discipline
 from .core import CitesumError, ensure_dir, read_jsonl, seed_everything, write_jsonl
 from .params import FilePath, PathOrName, StageParams, check_inputs, load_params
+from .data import load_split
+from .metrics import rouge_scores
 
 # %% ../nbs/06_train.ipynb #cc84f8e9
 def forget_connection_file()->bool:
@@ -423,7 +425,6 @@ class _RougeMetrics:
     "A `compute_metrics` closure scoring generated ids against all references with ROUGE"
     def __init__(self, tok, refs): self.tok, self.refs = tok, refs
     def __call__(self, ev):
-        from citesum_nb.evaluate import rouge_scores
         preds = ev.predictions[0] if isinstance(ev.predictions, tuple) else ev.predictions
         preds = np.where(preds < 0, self.tok.pad_token_id, preds)
         texts = [t.strip() for t in self.tok.batch_decode(preds, skip_special_tokens=True)]
@@ -483,7 +484,6 @@ def resume_point(resume:str, ck_dir:Path)->tuple:
 # %% ../nbs/06_train.ipynb #cd63b826
 def predict_split(model, tok, records:list, s:TrainSettings, out:Path)->dict:
     "Predictions of `records` with the test-time settings, post-processed, written to predictions.jsonl; their ROUGE"
-    from citesum_nb.evaluate import rouge_scores
     preds = generate(model, [r["src"] for r in records], tokenizer=tok, num_beams=s.num_beams, min_length=s.min_length,
                      max_length=s.max_length, batch_size=s.predict_batch_size, max_source_length=s.max_source_length)
     preds = [post_process(p, s.post_process_mode) for p in preds]
@@ -581,13 +581,6 @@ class TrainParams(TrainSettings):
 
 DEMO_SCALE = ("lr", "max_steps", "eval_steps", "max_source_length", "num_beams", "max_length")   # the defaults TrainParams changes
 
-def load_split(data_dir,  # built CiteSum folder (or anything `load_summarization_data` reads)
-               split:str,  # train | val | test
-              )->list:
-    "Records of one split as dicts (id, src, tgt list, title, discipline, ...)"
-    from citesum_nb.evaluate import load_summarization_data
-    return load_summarization_data(str(data_dir), split).to_list()
-
 def train_cites(params,  # `TrainParams` (or a mapping of its fields)
                )->dict:
     "Train and evaluate a CiTES model as configured by `params`; returns the metrics written to out_dir/metrics.json"
@@ -601,7 +594,7 @@ def train_cites(params,  # `TrainParams` (or a mapping of its fields)
         from citesum_nb.build import build_sample_dataset
         data_dir = build_sample_dataset(out/"data")
     cap = lambda recs, n: recs[:n] if n and n > 0 else recs
-    raw = {s: cap(load_split(data_dir, s), n) for s, n in (("train", p.max_train_examples), ("val", p.max_eval_examples), ("test", p.max_test_examples))}
+    raw = {s: cap(load_split(str(data_dir), s).to_list(), n) for s, n in (("train", p.max_train_examples), ("val", p.max_eval_examples), ("test", p.max_test_examples))}
     ex = lambda split, **kw: build_examples(raw[split], p.source, p.target, control_style=p.control_style, **kw)
     train, c_tr = ex("train", upsample_tldr=p.upsample_tldr, seed=p.seed)
     val, c_val = ex("val", tasks=tasks[:1])

@@ -6,7 +6,7 @@
 __all__ = ['MODES', 'DATASETS', 'VARIANTS', 'TARGETS', 'BASELINES', 'TABLES', 'PRECISIONS', 'HUB_NAMES', 'GENERATION_PRESETS',
            'TransferParams', 'sample_k_shot', 'rewrite_we', 'target_rewrite', 'gold_prefixes', 'decoder_settings',
            'finalize_prediction', 'write_scitldr_fixture', 'write_news_fixture', 'citesum_folder', 'resolve_dataset',
-           'load_split', 'training_pairs', 'supervised_pairs', 'model_info', 'tiny_model_for', 'generation_settings',
+           'training_pairs', 'supervised_pairs', 'model_info', 'tiny_model_for', 'generation_settings',
            'score_predictions', 'predict', 'aggregate', 'run_experiment', 'experiment_table', 'time_generation',
            'transfer_cli']
 
@@ -22,6 +22,8 @@ import pandas as pd
 from .core import CitesumError, ensure_dir, read_jsonl, save_table, seed_everything, shared_data, write_jsonl
 from .evaluate import ORACLE_METRICS
 from .params import FilePath, PathOrName, StageParams, check_inputs
+from .data import load_split
+from .metrics import rouge_scores
 
 # %% ../nbs/07_transfer.ipynb #703cf015
 MODES = ("zero-shot", "few-shot", "supervised", "extractive")
@@ -226,14 +228,8 @@ def resolve_dataset(spec:dict,  # validated experiment spec
         return path, ds, f"{ds} ({path})"
     return str(citesum_folder(spec.get("data_dir", ""), work_dir)), "citesum", "CiteSum"
 
-def load_split(path, fmt:str, split:str, n:int=0):
-    "One split as a `datasets.Dataset` (the first `n` examples when `n` > 0)"
-    from citesum_nb.evaluate import load_summarization_data
-    ds = load_summarization_data(path, split, fmt=fmt)
-    return ds.select(range(min(n, len(ds)))) if n else ds
-
 # %% ../nbs/07_transfer.ipynb #b875dad0
-def training_pairs(ds,                  # a split from `load_split`
+def training_pairs(ds,                  # a split from `citesum_nb.data.load_split`
                    rewrite:bool=False,  # apply `rewrite_we` to the targets
                   ):
     "A `datasets.Dataset` (id, src, tgt as one string) for fine-tuning: the first reference of each example"
@@ -291,7 +287,7 @@ def generation_settings(spec:dict)->dict:
 
 def score_predictions(predictions:list, ds, spec:dict, label_set=None)->dict:
     "ROUGE (multi-max over references) for summaries and titles; macro/weighted F1 for disciplines"
-    from citesum_nb.evaluate import rouge_scores, classification_scores
+    from citesum_nb.evaluate import classification_scores
     refs = [t if isinstance(t, (list, tuple)) else [t] for t in ds["tgt"]]
     if spec["target"] == "disci":
         return classification_scores(predictions, [r[0] for r in refs], label_set=label_set)
@@ -337,6 +333,12 @@ def _overlap(spec:dict, test_ds, out_dir)->dict|None:
     keep = {k: v for k, v in rep.items() if isinstance(v, (str, int, float, bool, type(None)))}
     return {**keep, "citesum_train": str(cs), "n_citesum_train": len(train_src), "n_test": len(test_ds)}
 
+def _supervised_data(path, fmt:str, s:dict)->tuple:
+    "(test, train, dev, label set or None) of a supervised run: pairs of the CiteSum splits for the run's target"
+    pairs = lambda split, n: supervised_pairs(load_split(path, split, fmt=fmt, n=n), s["target"])
+    test, train, dev = pairs("test", s.get("n_test", 0)), pairs("train", s.get("n_train", 0)), pairs("val", s.get("n_dev", 0))
+    return test, train, dev, (sorted(set(train["tgt"])) if s["target"] == "disci" else None)
+
 def run_experiment(spec,                # `TransferParams` (or a mapping of its fields)
                    log=print,           # progress messages
                   )->dict:              # the content of `experiment.json`
@@ -347,13 +349,8 @@ def run_experiment(spec,                # `TransferParams` (or a mapping of its 
     out = ensure_dir(s["out_dir"]); t_start = time.time()
     path, fmt, data_note = resolve_dataset(s, out)
     mode = s["mode"]; label_set = None
-    if mode == "supervised":
-        test = supervised_pairs(load_split(path, fmt, "test", s.get("n_test", 0)), s["target"])
-        train_full = supervised_pairs(load_split(path, fmt, "train", s.get("n_train", 0)), s["target"])
-        dev = supervised_pairs(load_split(path, fmt, "val", s.get("n_dev", 0)), s["target"])
-        if s["target"] == "disci": label_set = sorted(set(train_full["tgt"]))
-    else:
-        test = load_split(path, fmt, "test", s.get("n_test", 0))
+    if mode == "supervised": test, train_full, dev, label_set = _supervised_data(path, fmt, s)
+    else: test = load_split(path, "test", fmt=fmt, n=s.get("n_test", 0))
     log(f"{s['experiment']}: {mode} on {data_note}, {len(test)} test examples")
     model = None
     if mode != "extractive":
@@ -367,11 +364,11 @@ def run_experiment(spec,                # `TransferParams` (or a mapping of its 
         sd = ensure_dir(out/f"seed_{seed}"); seed_everything(seed); t0 = time.time(); info = {"seed": seed}
         used = model
         if mode == "few-shot":
-            train_full = load_split(path, fmt, "train")
+            train_full = load_split(path, "train", fmt=fmt)
             idx = sample_k_shot(len(train_full), int(s["k_shot"]), seed)
             picked = train_full.select(idx)
             tr = training_pairs(picked, rewrite=target_rewrite(s) != "none")
-            dev = training_pairs(load_split(path, fmt, "val", s.get("n_dev", 0)))
+            dev = training_pairs(load_split(path, "val", fmt=fmt, n=s.get("n_dev", 0)))
             (sd/"k_shot_sample.json").write_text(json.dumps({"seed": seed, "k": len(idx), "indices": idx, "ids": list(picked["id"]),
                 "target_rewrite": target_rewrite(s), "n_rewritten_we": sum(a != b for a, b in zip(tr["tgt"], training_pairs(picked)["tgt"]))}, indent=1))
             info["train"] = _fine_tune(tr, dev, model, sd/"model", seed, s); used = info["train"]["model_used"]

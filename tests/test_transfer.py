@@ -14,8 +14,9 @@ import pytest
 import yaml
 
 from citesum_nb.core import CitesumError, published_path, read_jsonl, write_jsonl
+from citesum_nb.data import load_split
 from citesum_nb.params import read_yaml, row_values, table_rows
-from citesum_nb.transfer import (TransferParams, finalize_prediction, load_split, rewrite_we, run_experiment, sample_k_shot,
+from citesum_nb.transfer import (TransferParams, finalize_prediction, rewrite_we, run_experiment, sample_k_shot,
                                  training_pairs)
 from citesum_nb.results import collect_runs, load_published, paper_table
 
@@ -180,9 +181,9 @@ def test_k_shot_sample_depends_on_seed_only():
 def test_we_rewrite_on_training_targets_only(tmp_path):
     (tmp_path/"train.jsonl").write_text(json.dumps({"source": ["A."], "target": ["We propose X."], "paper_id": "a"}) + "\n")
     (tmp_path/"test.jsonl").write_text(json.dumps({"source": ["A."], "target": ["We propose X.", "X is new."], "paper_id": "b"}) + "\n")
-    tr = training_pairs(load_split(tmp_path, "scitldr", "train"), rewrite=True)
+    tr = training_pairs(load_split(tmp_path, "train", fmt="scitldr"), rewrite=True)
     assert tr["tgt"] == ["This paper REF propose X."]
-    assert load_split(tmp_path, "scitldr", "test")["tgt"] == [["We propose X.", "X is new."]]
+    assert load_split(tmp_path, "test", fmt="scitldr")["tgt"] == [["We propose X.", "X is new."]]
     assert rewrite_we("Weighted sums.") == "Weighted sums."
 
 
@@ -237,9 +238,9 @@ def _write_news(folder, fmt, n=6):
 def test_news_layouts_load(tmp_path):
     for fmt in ("xsum", "gigaword"):
         data = _write_news(tmp_path/fmt, fmt)
-        ds = load_split(data, fmt, "test")
+        ds = load_split(data, "test", fmt=fmt)
         assert len(ds) == 6 and len(set(ds["id"])) == 6 and ds["tgt"][0] == ["Town 0 approves a new bridge."]
-        assert len(load_split(data, fmt, "val", 2)) == 2            # "val" finds validation.jsonl
+        assert len(load_split(data, "val", fmt=fmt, n=2)) == 2            # "val" finds validation.jsonl
 
 
 def test_xsum_zero_and_few_shot_over_seeds(tmp_path, citesum_sample, tiny_model):
