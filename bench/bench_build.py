@@ -107,7 +107,7 @@ def child_build(corpus: str, out: str, mode: str, workers: int, splitter: str) -
     else:
         from distributed import Client, LocalCluster
         t = time.time()
-        from citesum_nb.build import local_cluster
+        from citesum_nb.engine import local_cluster
         cluster = local_cluster(workers)   # the cluster citesum build starts: preloaded library, malloc settings
         client = Client(cluster)
         res["cluster_start_s"] = round(time.time() - t, 3)

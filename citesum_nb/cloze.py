@@ -7,11 +7,11 @@ __all__ = ['SPLITS', 'MARKER_MODES', 'SENTENCE_REASONS', 'STAT_ROWS', 'INSTANCE_
            'ClozeParams', 'topic_of', 'related_work_blocks', 'citation_intervals', 'remove_citations', 'paper_clozes',
            'shard_clozes', 'cited_documents', 'attach_documents', 'merge_duplicates', 'components', 'assign_groups',
            'crossing_papers', 'split_instances', 'cloze_statistics', 'published_numbers', 'table1_beside_paper',
-           'dask_compute', 'read_cited', 'build_instances', 'cloze_features', 'write_cloze_dataset', 'cloze_report',
+           'read_cited', 'build_instances', 'cloze_features', 'write_cloze_dataset', 'cloze_report',
            'cloze_report_markdown', 'build_cloze']
 
 # %% ../nbs/11_cloze.ipynb #c69096c6
-import contextlib, json, os, re, shutil, time
+import json, re, shutil, time
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
@@ -28,7 +28,8 @@ from .params import StageParams
 from .s2orc import BadInputLog, find_shards, iter_fulltext, load_papers
 from .citations import is_related_work, make_splitter, related_work_paragraphs, replace_citation
 from .metrics import word_tokens
-from .build import cited_fulltext, cited_metadata, local_cluster
+from .build import cited_fulltext, cited_metadata
+from .engine import Engine
 
 # %% ../nbs/11_cloze.ipynb #be8f5cf9
 SPLITS = ("train", "val", "test")
@@ -362,21 +363,6 @@ def table1_beside_paper(stats:pd.DataFrame,  # `cloze_statistics` output
                      "WikiCite (paper, Table 1)": "" if p is None else fmt(p["mean"], p.get("std"))})
     return pd.DataFrame(rows)
 
-# %% ../nbs/11_cloze.ipynb #144a8f94
-@contextlib.contextmanager
-def dask_compute(scheduler:str="synchronous", workers:int=0):
-    "A function computing Dask objects on the named scheduler, open for the `with` block"
-    if scheduler == "local" or scheduler.startswith(("tcp://", "tls://")):
-        from distributed import Client
-        cluster = local_cluster(workers or os.cpu_count() or 1) if scheduler == "local" else None
-        client = Client(cluster or scheduler)
-        try: yield lambda *objs: tuple(client.gather(client.compute(list(objs))))
-        finally:
-            client.close()
-            if cluster: cluster.close()
-    elif scheduler in ("synchronous", "threads", "processes"): yield lambda *objs: dask.compute(*objs, scheduler=scheduler)
-    else: raise CitesumError(f"unknown scheduler {scheduler!r}: use synchronous, threads, processes, local or a tcp:// address")
-
 # %% ../nbs/11_cloze.ipynb #ee4c9676
 def _frames(parts:list, cols:list)->pd.DataFrame:
     frames = [f for f in parts if len(f)]
@@ -491,7 +477,7 @@ def build_cloze(p:ClozeParams|None=None,  # the stage's parameters (default: Clo
     p, t0 = p or ClozeParams(), time.time()
     out = ensure_dir(out or Path(p.out_dir)/"dataset")
     cfg = dask.config.set({"dataframe.convert-string": False})
-    with cfg, dask_compute(p.scheduler, p.workers) as compute: instances, log, shards, timings = build_instances(p, compute)
+    with cfg, Engine(p.scheduler, p.workers, progress=False) as eng: instances, log, shards, timings = build_instances(p, eng.compute)
     t = time.time()
     split_of, info = split_instances(instances, p.split_ratios, p.seed)
     splits = {s: [x for x in instances if split_of[x["id"]] == s] for s in SPLITS}

@@ -96,6 +96,7 @@ def cloze_perplexity(model_dir,          # a trained model folder
                      max_source_length:int=512,
                     )->float:
     "Perplexity of the gold clozes (prefix tokens excluded)"
+    import torch
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
     from citesum_nb.train import decoder_start_ids
     tok, model = AutoTokenizer.from_pretrained(str(model_dir)), AutoModelForSeq2SeqLM.from_pretrained(str(model_dir)).eval()

@@ -7,18 +7,17 @@ __all__ = ['PAPER_WINDOWS', 'PAPER_REPRESENTATIONS', 'STOP_WORDS', 'CITATION_COL
            'parse_window', 'expand_representations', 'ResolveParams', 'words', 'stems', 'terms', 'paper_stream',
            'resolvable_citations', 'window_terms', 'passages', 'Vocab', 'prepare_paper', 'inlink_contexts',
            'inlink_terms', 'candidate_units', 'candidate_scores', 'hit_credit', 'random_credit', 'resolve_document',
-           'scan_fulltext', 'scan_metadata', 'dask_compute', 'Corpus', 'gather_corpus', 'citance_contexts',
-           'collection_refs', 'resolve_batch', 'resolve_corpus', 'results_table', 'paper_ordering', 'load_table1',
-           'beside_paper', 'results_by_min_refs', 'plot_accuracy', 'resolve_cli']
+           'scan_fulltext', 'scan_metadata', 'Corpus', 'gather_corpus', 'citance_contexts', 'collection_refs',
+           'resolve_batch', 'resolve_corpus', 'results_table', 'paper_ordering', 'load_table1', 'beside_paper',
+           'results_by_min_refs', 'plot_accuracy', 'resolve_cli']
 
 # %% ../nbs/09_citation_resolution.ipynb #b5e9e49d
-import argparse, contextlib, json, math, re, sys, time
+import argparse, json, math, re, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Literal, NamedTuple
 
 import dask
-from dask.diagnostics import ProgressBar
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
@@ -28,6 +27,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfTransformer
 from .citations import replace_citation
 from .core import CitesumError, ensure_dir, sample_corpus_dir, save_table, published_path
 from .metrics import porter_stem
+from .engine import Engine
 from .params import StageParams, add_cli_options
 from .s2orc import BadInputLog, find_shards, iter_fulltext, iter_metadata, read_lines
 
@@ -342,12 +342,6 @@ def scan_metadata(path, fmt:str)->tuple:
     log = BadInputLog()
     return {m["paper_id"]: (m["title"], m["abstract"]) for m in iter_metadata(path, fmt, log)}, log
 
-def dask_compute(tasks:list, scheduler:str="synchronous", workers:int=0, progress:bool=True)->list:
-    "Compute Dask delayed `tasks` with a local scheduler; a progress bar on stderr for steps over a second"
-    kw = {"scheduler": scheduler, **({"num_workers": workers} if workers and scheduler != "synchronous" else {})}
-    bar = ProgressBar(minimum=1.0, out=sys.stderr) if progress else contextlib.nullcontext()
-    with bar: return list(dask.compute(*tasks, **kw))
-
 # %% ../nbs/09_citation_resolution.ipynb #a19c685d
 @dataclass
 class Corpus:
@@ -365,7 +359,7 @@ def gather_corpus(s2orc_dir=None,  # S2ORC folder; None or "" for the bundled sa
     shards = find_shards(s2orc_dir or sample_corpus_dir(), fmt)
     tasks = [dask.delayed(scan_fulltext, pure=True)(str(f), shards.fmt) for f in shards.fulltext_files]
     tasks += [dask.delayed(scan_metadata, pure=True)(str(f), shards.fmt) for f in shards.metadata_files]
-    res = dask_compute(tasks, scheduler, workers, progress)
+    with Engine(scheduler, workers, progress) as eng: res = eng.compute(*tasks)   # citesum_nb.engine
     ft, md = res[:len(shards.fulltext_files)], res[len(shards.fulltext_files):]
     log, meta, papers = sum((l for _, l in res), BadInputLog()), {}, {}
     for m, _ in md:
@@ -445,7 +439,8 @@ def resolve_corpus(corpus:Corpus, p:ResolveParams)->pd.DataFrame:
         batch = {"docs": part, "papers": {r: {k: corpus.papers[r][k] for k in ("title_abstract", "words")} for r in cands},
                  "inlinks": {r: ctx[r] for r in cands if r in ctx}}
         tasks.append(dask.delayed(resolve_batch, pure=True)(batch, [r.name for r in reps], p.windows, p.scorers, exclude))
-    rows = [r for part in dask_compute(tasks, p.scheduler, p.workers, p.progress) for r in part]
+    with Engine(p.scheduler, p.workers, p.progress) as eng: parts = eng.compute(*tasks)
+    rows = [r for part in parts for r in part]
     return pd.DataFrame(rows, columns=CITATION_COLUMNS)
 
 # %% ../nbs/09_citation_resolution.ipynb #06293075

@@ -15,7 +15,7 @@ from typing import ClassVar, Literal, Sequence
 
 from .core import CitesumError, ensure_dir, read_jsonl, write_jsonl
 from .params import StageParams, add_cli_options
-from .s2orc import BadInputLog, fast_paper_id, find_shards, fulltext_abstract, parse_metadata, read_lines
+from .s2orc import BadInputLog, fast_paper_id, find_shards, parse_fulltext, parse_metadata, read_lines
 from .transfer import GENERATION_PRESETS, finalize_prediction
 
 # %% ../nbs/13_summarize.ipynb #582da9a7
@@ -89,7 +89,7 @@ def s2orc_abstracts(s2orc_dir,          # an S2ORC folder (2020-07-05 release or
     shards, wanted, found = find_shards(s2orc_dir, fmt), {str(i) for i in paper_ids}, {}
     if not wanted: raise CitesumError("--paper-id: give at least one paper id")
     _scan(shards.metadata_files, wanted, found, parse_metadata, shards.fmt)
-    if not wanted <= set(found): _scan(shards.fulltext_files, wanted, found, fulltext_abstract, shards.fmt)
+    if not wanted <= set(found): _scan(shards.fulltext_files, wanted, found, parse_fulltext, shards.fmt)
     missing = [i for i in map(str, paper_ids) if i not in found]
     if missing: raise CitesumError(f"no abstract for paper(s) {', '.join(missing)} in {s2orc_dir} (not in the corpus, or no abstract)")
     return [(str(i), " ".join(found[str(i)].split())) for i in paper_ids]

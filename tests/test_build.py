@@ -72,12 +72,23 @@ def test_thresholds_and_seed(sample_build, tmp_path):
     (["--s2orc", "/no/such/folder"], "not found"),
     (["--format", "s2orc-1999"], "format"),
     (["--thresholds", "50,20"], "three comma-separated"),
+    (["--scheduler", "spark"], "unknown scheduler 'spark'"),
 ])
 def test_user_errors_are_one_line(tmp_path, args, msg):
     r = citesum("build", "--out", tmp_path/"o", "--scheduler", "synchronous", *args, check=False)
     assert r.returncode == 2
     assert msg in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_unreachable_scheduler_is_one_line(tmp_path):
+    "--scheduler tcp://... where nothing listens: one line on stderr within seconds, no output or temporary folder left"
+    import time
+    t = time.time()
+    r = citesum("build", "--out", tmp_path/"o", "--scheduler", "tcp://127.0.0.1:1", check=False)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in r.stderr
+    assert time.time() - t < 30 and list(tmp_path.iterdir()) == []
 
 
 def test_empty_input_folder(tmp_path):
@@ -173,34 +184,6 @@ def test_aic_texts_equal_the_parsed_papers(sample_build):
         assert (e["introduction"], e["conclusion"]) == (introduction_and_conclusion(p) if p else ("", "")), e["paper_id"]
     assert sum(e["paper_id"] not in papers for e in examples) < len(examples) / 2
     assert not (out/"_work").exists(), "the side tables are removed after the build"
-
-
-def _real_fulltext_lines():
-    "Raw lines of every real full-text record in the shared data: CL-SciSumm JSONL shards and the S2ORC sample records"
-    from citesum_nb.s2orc import read_lines
-    lines = [l for f in sorted((need_shared("clscisumm")/"pdf_parses").glob("*.jsonl*")) for l in read_lines(f)]
-    records = sorted((need_shared("s2orc")/"pdf_parses").glob("*.json"))
-    return lines, [(p.name, p.read_bytes().strip()) for p in records]
-
-
-def test_raw_reader_on_real_papers():
-    "paper_texts_from_bytes gives exactly what parsing gives on real papers, or refuses (other releases' layouts)"
-    from citesum_nb.build import paper_texts_from_bytes
-    from citesum_nb.s2orc import BadInputLog, parse_fulltext
-    from citesum_nb.citations import introduction_and_conclusion, is_related_work
-    lines, records = _real_fulltext_lines()
-    def check(line):
-        raw, rec = paper_texts_from_bytes(line), parse_fulltext(line, "s2orc-2020", BadInputLog())
-        if raw is None: return "refused"
-        assert rec is not None
-        assert raw[0] == rec["paper_id"] and raw[2] == rec["abstract"]
-        if any(is_related_work(p["section"]) for p in rec["body_text"]): assert raw[1] and raw[3] is None
-        if not raw[1]: assert raw[3] == introduction_and_conclusion(rec), rec["paper_id"]
-        return "read"
-    assert [check(l) for l in lines].count("read") == len(lines) == 1175    # the release's layout: every line read from bytes
-    outcome = {name: check(b) for name, b in records}
-    assert all(v == "read" for k, v in outcome.items() if k.startswith("s2orc_20200705")), outcome
-    assert all(v == "refused" for k, v in outcome.items() if not k.startswith("s2orc_20200705")), outcome
 
 
 # ------------------------------------------------------------------ the ROUGE-recall filter, the report's arithmetic

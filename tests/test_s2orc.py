@@ -3,12 +3,8 @@ import gzip
 import json
 from pathlib import Path
 
-import pytest
-
 from citesum_nb.citations import is_related_work
-from citesum_nb.core import CitesumError, sample_corpus_dir
-from citesum_nb.s2orc import (BadInputLog, fast_paper_id, find_shards, has_related_work, load_papers, parse_fulltext,
-                              parse_metadata, read_lines, write_s2_api_layout)
+from citesum_nb.s2orc import BadInputLog, fast_paper_id, find_shards, has_related_work, load_papers, parse_fulltext, read_lines
 from conftest import need_shared
 
 
@@ -69,45 +65,6 @@ def test_bad_input_is_counted_not_raised(tmp_path):
     assert json.loads(json.dumps(log.to_dict()))["duplicate_paper_id"] == {"count": 1, "examples": ["1"]}
 
 
-def test_find_shards_errors(tmp_path):
-    with pytest.raises(CitesumError, match="not found"): find_shards(tmp_path/"missing")
-    with pytest.raises(CitesumError, match="cannot detect"): find_shards(tmp_path)
-    with pytest.raises(CitesumError, match="valid formats"): find_shards(tmp_path, fmt="parquet")
-    (tmp_path/"s2orc").mkdir()
-    with pytest.raises(CitesumError, match="no full-text shards"): find_shards(tmp_path)
-    (tmp_path/"s2orc"/"part-0.jsonl.gz").write_bytes(gzip.compress(b"{}\n"))
-    (tmp_path/"s2orc"/"20240101_shard_1").write_bytes(b"{}\n")
-    (tmp_path/"s2orc"/".hidden").write_bytes(b"x")
-    s = find_shards(tmp_path)
-    assert s.fmt == "s2-api" and [p.name for p in s.fulltext_files] == ["20240101_shard_1", "part-0.jsonl.gz"]
-    assert s.metadata_files == []
-
-
-def test_sample_round_trip_through_api_layout(tmp_path):
-    papers = load_papers(sample_corpus_dir(), log=(log := BadInputLog()))
-    assert len(papers) >= 40 and log.counts == {}
-    assert find_shards(sample_corpus_dir()).fmt == "s2orc-2020"
-    api = write_s2_api_layout(papers, tmp_path/"api")
-    assert find_shards(api).fmt == "s2-api"
-    back = load_papers(api, log=(log2 := BadInputLog()))
-    assert log2.counts == {}
-    assert [p["paper_id"] for p in back] == [p["paper_id"] for p in papers]
-    for a, b in zip(papers, back):
-        assert a == b, a["paper_id"]
-    # the prefilters agree with the parsed records in both layouts
-    for shards in (find_shards(sample_corpus_dir()), find_shards(api)):
-        for f in shards.fulltext_files:
-            for line in read_lines(f):
-                p = parse_fulltext(line, shards.fmt, BadInputLog())
-                assert fast_paper_id(line) == p["paper_id"]
-                if any(is_related_work(q["section"]) for q in p["body_text"]):
-                    assert has_related_work(line, shards.fmt), p["paper_id"]
-    # the API metadata records: titles, venues, fields of study survive (the abstract lives in the full text)
-    meta = [parse_metadata(l, "s2-api", BadInputLog()) for l in read_lines(api/"papers"/"part-0.jsonl.gz")]
-    assert [(m["title"], m["venue"], m["fields_of_study"]) for m in meta] == \
-           [(p["title"], p["venue"], p["fields_of_study"]) for p in papers]
-
-
 def test_api_record_conversion():
     text = "Title\n\nThe abstract.\n\n2 Related Work\n\nPrior work [1] exists.\n\n2.1 More\n\nSee [2] and [3].\n\nRef one. Ref two."
     def at(s, k=0):
@@ -144,22 +101,6 @@ def test_api_record_conversion():
                           "missing_key:content.text": 1, "missing_paper_id": 1}
 
 
-def test_real_records_of_three_schemas():
-    folder = need_shared("s2orc")/"pdf_parses"
-    log = BadInputLog()
-    for f in sorted(folder.glob("s2orc_*.json")):
-        line = f.read_bytes().replace(b"\n", b" ")
-        p = parse_fulltext(line, "s2orc-2020", log)
-        assert p is not None and p["paper_id"] == fast_paper_id(line), f.name
-        assert len(p["body_text"]) > 5 and len(p["bib_entries"]) > 5, f.name
-        assert p["abstract"] or f.name.startswith("s2orc_20210101_f22"), f.name  # that record has no abstract
-        for q in p["body_text"]:
-            for c in q["cite_spans"]: assert q["text"][c["start"]:c["end"]] == c["text"]
-    assert log.counts == {}
-    meta = [parse_metadata(l, "s2orc-2020", log) for l in read_lines(need_shared("s2orc")/"metadata"/"sample.jsonl")]
-    assert len(meta) == 1000 and all(m is not None for m in meta) and log.counts == {}
-
-
 def test_prefilter_has_no_false_negatives_on_real_papers():
     shards = find_shards(need_shared("clscisumm"))
     n = hits = rw = 0
@@ -173,17 +114,3 @@ def test_prefilter_has_no_false_negatives_on_real_papers():
             n += 1; hits += pre; rw += has
     print(f"{n} papers, prefilter passes {hits}, with a Related Work section {rw}")
     assert n == 1175 and rw == 326  # the folder's README: 1175 papers, 326 with such a section
-
-
-def test_read_lines_members_and_long_lines(tmp_path):
-    "read_lines: lines longer than a decompressed chunk, gzip members split mid-line and plain files all come back whole"
-    import gzip, random
-    from citesum_nb.s2orc import read_lines
-    rng = random.Random(0)
-    lines = [(b"x" * rng.randint(1, 200_000)) + str(i).encode() for i in range(60)]
-    data = b"\n".join(lines) + b"\n"
-    gz = tmp_path/"multi.jsonl.gz"
-    gz.write_bytes(gzip.compress(data[:1_000_003]) + gzip.compress(data[1_000_003:]))
-    plain = tmp_path/"plain.jsonl"; plain.write_bytes(data)
-    for p in (gz, plain):
-        assert [l.rstrip(b"\n") for l in read_lines(p)] == lines
