@@ -4,11 +4,11 @@
 
 # %% auto #0
 __all__ = ['CANDIDATE_COLUMNS', 'META_COLUMNS', 'FINISHED_COLUMNS', 'OUTPUT_NAMES', 'DROP_REASONS', 'STAGES', 'STAGE_SUMS',
-           'SHARD_DAMAGE', 'passes_filter', 'extract_candidates', 'cited_metadata', 'cited_texts', 'cited_fulltext',
-           'finish_partition', 'example_record', 'split_without_leakage', 'citesum_features', 'write_hf_and_parquet',
-           'write_outputs', 'check_out_dir', 'publish_build', 'make_report', 'report_markdown', 'damage_summary',
-           'build_options', 'first_pass', 'second_pass', 'run_passes', 'build_citesum', 'build_sample_dataset',
-           'build_cli']
+           'SHARD_DAMAGE', 'BuildParams', 'passes_filter', 'extract_candidates', 'cited_metadata', 'cited_texts',
+           'cited_fulltext', 'finish_partition', 'example_record', 'split_without_leakage', 'citesum_features',
+           'write_hf_and_parquet', 'write_outputs', 'check_out_dir', 'publish_build', 'make_report', 'report_markdown',
+           'damage_summary', 'build_options', 'first_pass', 'second_pass', 'run_passes', 'build_citesum',
+           'build_sample_dataset', 'build_cli']
 
 # %% ../nbs/03_build.ipynb #9b3a5c6f
 import functools, importlib, json, re, shutil, signal, sys, threading, time
@@ -29,6 +29,41 @@ from .s2orc import check_json_lines, unpaired_shards
 from .citations import citation_sentences, introduction_and_conclusion, is_related_work
 from .raw_texts import TEXT_COLUMNS, TextTable, paper_texts_from_bytes, plausible_line, suspicious_line
 from .engine import Engine
+
+# %% ../nbs/03_build.ipynb #7203103d
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+from .params import FilePath, StageParams
+
+@dataclass
+class BuildParams(StageParams):
+    "Parameters of the build (`03_build` and `citesum build`)"
+    notebook: ClassVar[str] = "03_build"
+    s2orc_dir: FilePath = ""  # S2ORC folder (2020-07-05 or Datasets API layout), empty for the bundled sample corpus
+    out_dir: FilePath = "../runs/demo/03_build"  # the dataset is written to <out_dir>/dataset
+    fmt: Literal["auto", "s2orc-2020", "s2-api"] = "auto"  # layout of s2orc_dir
+    scheduler: str = "synchronous"  # "local" (a LocalCluster), "synchronous" (one process, for debugging), "threads", or tcp://host:8786
+    workers: int = 0  # LocalCluster workers, 0 for one per core
+    thresholds: list[float] = field(default_factory=lambda: [50, 20, 40])  # minimum ROUGE-1/2/L recall (x100) of the sentence against the cited abstract
+    use_stemmer: bool = True  # Porter stemming in rouge-score
+    split_ratios: list[float] = field(default_factory=lambda: [0.9, 0.05, 0.05])  # train/val/test share of examples, split by cited paper
+    seed: int = 0  # seed of the split
+    with_aic: bool = True  # also keep the cited papers' introduction and conclusion (the AIC input)
+    splitter: Literal["fast", "spacy"] = "fast"  # sentence splitter: "fast" (rule-based) or "spacy"
+    max_abstract_chars: int = 4000  # longer cited "abstracts" (body-text debris) are dropped as cited_abstract_too_long; 0: no limit
+    validate_json: bool = False  # parse every full-text line in full, so that broken JSON anywhere is counted (slower)
+
+    def validate(self):
+        "Scheduler name, thresholds in [0, 100], split shares that sum to 1"
+        self.require("scheduler", self.scheduler in ("local", "synchronous", "threads") or self.scheduler.startswith("tcp://"),
+                     "must be local, synchronous, threads or a tcp://host:port address")
+        self.require("workers", self.workers >= 0, "must be 0 (one per core) or more")
+        self.require("thresholds", len(self.thresholds) == 3 and all(0 <= t <= 100 for t in self.thresholds),
+                     "three ROUGE-1/2/L recall thresholds between 0 and 100")
+        self.require("split_ratios", len(self.split_ratios) == 3 and all(r >= 0 for r in self.split_ratios)
+                     and abs(sum(self.split_ratios) - 1) < 1e-6, "three non-negative train/val/test shares that sum to 1")
+        self.require("max_abstract_chars", self.max_abstract_chars >= 0, "must be 0 (no limit) or more")
 
 # %% ../nbs/03_build.ipynb #7b6564bc
 def passes_filter(recall:dict, thresholds=(50, 20, 40))->bool:

@@ -31,7 +31,7 @@ class CliParams(StageParams):
 # %% ../nbs/10_cli.ipynb #1e0e3781
 SUBCOMMANDS = {
     "build":       ("citesum_nb.build",    "build_cli",       "Build CiteSum from an S2ORC corpus (default: the bundled sample)"),
-    "run":         ("citesum_nb.cli",      "run_cli",         "Execute notebooks with papermill from a parameter file (e.g. params/demo.yaml)"),
+    "run":         ("citesum_nb.cli",      "run_cli",         "Execute notebooks with papermill from a parameter file (e.g. params/runs/demo.yaml)"),
     "abstraction": ("citesum_nb.analysis", "abstraction_cli", "ROUGE recall between source and summary (abstraction level) of a dataset"),
     "human-eval":  ("citesum_nb.analysis", "human_eval_cli",  "Write human-evaluation rating sheets, or summarize filled-in sheets"),
     "eval":        ("citesum_nb.evaluate", "eval_cli",        "Score a prediction file with ROUGE (multi-reference aware)"),
@@ -225,7 +225,7 @@ def summarize_run(rdir:Path,  # a run folder
 def run_cli(argv:list|None=None)->int:
     "`citesum run FILE`: execute notebooks with papermill and print where the outputs are"
     p = argparse.ArgumentParser(prog="citesum run", description="Execute the project's notebooks with papermill from a parameter file.")
-    p.add_argument("file", help="run spec (with steps) or single-notebook parameter file, e.g. params/demo.yaml")
+    p.add_argument("file", help="run spec (with steps) or single-notebook parameter file, e.g. params/runs/demo.yaml")
     p.add_argument("--run-dir", help="override the run folder (default: run_dir in the file, else runs/<file stem>)")
     p.add_argument("--project", help="project root holding nbs/ (default: found above the parameter file)")
     p.add_argument("--only", nargs="+", help="run only these steps (step names, row ids or notebook stems)")

@@ -5,7 +5,8 @@
 # %% auto #0
 __all__ = ['PATH', 'PATH_OR_NAME', 'FilePath', 'PathOrName', 'TABLE_KEYS', 'type_name', 'check_value', 'value_from_text',
            'StageParams', 'parameters_cell', 'cli_option', 'add_cli_options', 'parse_set', 'NestedPaths', 'path_kinds',
-           'resolve_paths', 'stage_params', 'CoreParams', 'ParamsNotebookParams', 'read_yaml', 'project_root',
+           'resolve_paths', 'stage_params', 'CoreParams', 'ParamsNotebookParams', 'MetricsNotebookParams',
+           'RawTextsNotebookParams', 'EngineNotebookParams', 'DataNotebookParams', 'read_yaml', 'project_root',
            'file_base', 'is_table', 'table_rows', 'fill_run_dir', 'row_values', 'file_values', 'load_params',
            'check_inputs']
 
@@ -287,6 +288,26 @@ class ParamsNotebookParams(StageParams):
     "Parameters of `00a_params`'s examples"
     notebook: ClassVar[str] = "00a_params"
     out_dir: FilePath = "../runs/demo/00a_params"  # where the examples write their scratch files
+@dataclass
+class MetricsNotebookParams(StageParams):
+    "Parameters of `00b_metrics`'s examples"
+    notebook: ClassVar[str] = "00b_metrics"
+    out_dir: FilePath = "../runs/demo/00b_metrics"  # scratch folder of the examples
+@dataclass
+class RawTextsNotebookParams(StageParams):
+    "Parameters of `03a_raw_texts`'s examples"
+    notebook: ClassVar[str] = "03a_raw_texts"
+    out_dir: FilePath = "../runs/demo/03a_raw_texts"  # scratch folder of the examples
+@dataclass
+class EngineNotebookParams(StageParams):
+    "Parameters of `03b_engine`'s examples"
+    notebook: ClassVar[str] = "03b_engine"
+    out_dir: FilePath = "../runs/demo/03b_engine"  # scratch folder of the examples
+@dataclass
+class DataNotebookParams(StageParams):
+    "Parameters of `03c_data`'s examples"
+    notebook: ClassVar[str] = "03c_data"
+    out_dir: FilePath = "../runs/demo/03c_data"  # scratch folder of the examples
 
 # %% ../nbs/00a_params.ipynb #aa3c0c49
 def read_yaml(path)->dict:

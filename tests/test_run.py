@@ -30,7 +30,7 @@ def test_demo_runs_in_a_clone_without_shared_data(tmp_path):
     clone = _copy_checkout(tmp_path/"user"/"citesum-nb")
     assert not any((p/"shared"/"data").exists() for p in clone.parents), "the temporary clone must have no shared/data above it"
     exe = Path(sys.executable).with_name("citesum")
-    r = subprocess.run([str(exe), "run", "params/demo.yaml"], cwd=clone, env=_user_env(clone), capture_output=True,
+    r = subprocess.run([str(exe), "run", "params/runs/demo.yaml"], cwd=clone, env=_user_env(clone), capture_output=True,
                        text=True, timeout=1500)
     assert r.returncode == 0, f"demo failed in a clone without shared data:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
     run = clone/"runs"/"demo_run"
