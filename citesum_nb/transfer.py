@@ -339,6 +339,17 @@ def _supervised_data(path, fmt:str, s:dict)->tuple:
     test, train, dev = pairs("test", s.get("n_test", 0)), pairs("train", s.get("n_train", 0)), pairs("val", s.get("n_dev", 0))
     return test, train, dev, (sorted(set(train["tgt"])) if s["target"] == "disci" else None)
 
+def _k_shot_data(path, fmt:str, s:dict, seed:int, sd:Path)->tuple:
+    "(train, dev) pairs of one few-shot seed: k training examples drawn with `seed` (written to k_shot_sample.json), the dev split"
+    train_full = load_split(path, "train", fmt=fmt)
+    idx = sample_k_shot(len(train_full), int(s["k_shot"]), seed)
+    picked = train_full.select(idx)
+    tr = training_pairs(picked, rewrite=target_rewrite(s) != "none")
+    dev = training_pairs(load_split(path, "val", fmt=fmt, n=s.get("n_dev", 0)))
+    (sd/"k_shot_sample.json").write_text(json.dumps({"seed": seed, "k": len(idx), "indices": idx, "ids": list(picked["id"]),
+        "target_rewrite": target_rewrite(s), "n_rewritten_we": sum(a != b for a, b in zip(tr["tgt"], training_pairs(picked)["tgt"]))}, indent=1))
+    return tr, dev
+
 def run_experiment(spec,                # `TransferParams` (or a mapping of its fields)
                    log=print,           # progress messages
                   )->dict:              # the content of `experiment.json`
@@ -364,13 +375,7 @@ def run_experiment(spec,                # `TransferParams` (or a mapping of its 
         sd = ensure_dir(out/f"seed_{seed}"); seed_everything(seed); t0 = time.time(); info = {"seed": seed}
         used = model
         if mode == "few-shot":
-            train_full = load_split(path, "train", fmt=fmt)
-            idx = sample_k_shot(len(train_full), int(s["k_shot"]), seed)
-            picked = train_full.select(idx)
-            tr = training_pairs(picked, rewrite=target_rewrite(s) != "none")
-            dev = training_pairs(load_split(path, "val", fmt=fmt, n=s.get("n_dev", 0)))
-            (sd/"k_shot_sample.json").write_text(json.dumps({"seed": seed, "k": len(idx), "indices": idx, "ids": list(picked["id"]),
-                "target_rewrite": target_rewrite(s), "n_rewritten_we": sum(a != b for a, b in zip(tr["tgt"], training_pairs(picked)["tgt"]))}, indent=1))
+            tr, dev = _k_shot_data(path, fmt, s, seed, sd)
             info["train"] = _fine_tune(tr, dev, model, sd/"model", seed, s); used = info["train"]["model_used"]
         elif mode == "supervised":
             tr = train_full
