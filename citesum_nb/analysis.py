@@ -488,7 +488,7 @@ def abstraction_cli(argv:list|None=None)->int:
     ap.add_argument("--split", default="test", help="train / val / test (default: test)")
     ap.add_argument("--groups", choices=["auto", "flat", "author_peer"], default="auto",
                     help="reference groups: author_peer = SciTLDR author (first) vs peer-review TLDRs; auto = by dataset name")
-    ap.add_argument("--no-stem", action="store_true", help="turn off Porter stemming")
+    ap.add_argument("--no-stemmer", "--no-stem", dest="no_stem", action="store_true", help="turn off Porter stemming")
     ap.add_argument("--max-examples", type=int, default=0, help="only the first N examples (0 = all)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     a = ap.parse_args(argv)

@@ -266,7 +266,7 @@ def bias_cli(argv:list|None=None)->int:
                                  "compression, copy length, novelty-2, repetition-3, sentence fusion) of a dataset split")
     ap.add_argument("--data", required=True, help="dataset: CiteSum build folder, SciTLDR-style folder, JSONL/CSV file or folder, Hub name")
     ap.add_argument("--split", default="test", help="split name (train, val, test)")
-    ap.add_argument("--fmt", default=None, choices=sorted(FORMAT_COLUMNS), help="force the dataset format")
+    ap.add_argument("--format", "--fmt", dest="fmt", default=None, choices=sorted(FORMAT_COLUMNS), help="force the dataset format")
     ap.add_argument("--src-col", default=None, help="source column (local files with other column names)")
     ap.add_argument("--tgt-col", default=None, help="reference column")
     ap.add_argument("--references", default="all", choices=["all", "first"], help="every reference is a pair, or the first only")

@@ -261,7 +261,8 @@ def write_outputs(out:Path,                   # the (temporary) output folder
     return kept
 
 # %% ../nbs/03_build.ipynb #768726df
-OUTPUT_NAMES = ("train.jsonl", "val.jsonl", "test.jsonl", "candidates.jsonl", "report.json", "report.md", "hf", "parquet")
+OUTPUT_NAMES = ("train.jsonl", "val.jsonl", "test.jsonl", "candidates.jsonl", "report.json", "report.md", "hf", "parquet",
+                "README.md")   # the dataset card, written by `citesum build` after the build (`citesum_nb.cards`)
 
 def check_out_dir(out_dir,               # the requested output folder
                   overwrite:bool=False,  # replace a previous build there
@@ -560,8 +561,10 @@ def build_cli(argv:list|None=None)->int:
         return 128 + sig
     finally:
         if main_thread: signal.signal(signal.SIGTERM, previous)
+    from citesum_nb.cards import dataset_card
+    card = dataset_card(a.out, argv)   # README.md: the Hugging Face dataset card, with this very command
     print((Path(a.out)/"report.md").read_text())
-    print(f"dataset written to {Path(a.out).resolve()}")
+    print(f"dataset written to {Path(a.out).resolve()} (dataset card: {card.name})")
     if damage_summary(report):
         print(f"citesum build: damaged input: {damage_summary(report)} (see {Path(a.out)/'report.md'})", file=sys.stderr)
     return 1 if a.strict and damage_summary(report) else 0

@@ -8,7 +8,7 @@ __all__ = ['SYSTEMS', 'DATASET_KEYS', 'SAMPLE_DATASETS', 'PUBLISHED_STIFF_STABLE
            'plot_comparison', 'plot_matrix', 'plot_scalars', 'load_crosseval_data', 'paper_leaks', 'overlap_table',
            'greedy_oracle', 'LeadSystem', 'OracleSystem', 'sentence_features', 'LogRegExtractor', 'Seq2SeqSystem',
            'make_system', 'FactCCScorer', 'load_factuality_scorer', 'cross_dataset_scores', 'score_matrix',
-           'run_crosseval', 'read_matrix', 'load_params_file', 'crosseval_cli']
+           'run_crosseval', 'read_matrix', 'crosseval_cli']
 
 # %% ../nbs/12_crosseval.ipynb #11371c28
 import argparse, json, math, re, time
@@ -24,7 +24,8 @@ import seaborn as sns
 import yaml
 
 from .core import CitesumError, ensure_dir, save_table, seed_everything
-from .params import StageParams, parse_set
+from typing import Annotated
+from .params import FilePath, NestedPaths, PathOrName, StageParams, load_params, parse_set
 from .data import load_split, source_sentences, text_sentences
 from .metrics import RougeTokenizer, ngram_score, ngrams, per_example_rouge
 from .evaluate import HEURISTIC_RE, overlap_report
@@ -59,7 +60,7 @@ def check_dataset_spec(spec:dict,  # one dataset mapping of the `datasets` param
 class CrossEvalParams(StageParams):
     "Parameters of the cross-dataset evaluation notebook"
     notebook: ClassVar[str] = "12_crosseval"
-    datasets: list[dict] = field(default_factory=list)  # dataset specs (see above); empty: CiteSum, CiteSum-AIC and Title from the bundled sample
+    datasets: Annotated[list[dict], NestedPaths(("path",))] = field(default_factory=list)  # dataset specs (see above); empty: CiteSum, CiteSum-AIC and Title from the bundled sample
     systems: list[str] = field(default_factory=lambda: list(SYSTEMS))  # systems to evaluate: lead, oracle, logreg, seq2seq
     metric: Literal["rouge1", "rouge2", "rougeL", "rougeLsum"] = "rouge1"  # score of the matrix behind the scalars and plots (F1 x 100; every ROUGE matrix is saved)
     compare: list[str] = field(default_factory=lambda: ["logreg/lead", "seq2seq/logreg"])  # system pairs A/B shown as difference heatmaps
@@ -68,7 +69,7 @@ class CrossEvalParams(StageParams):
     max_train_examples: int = 0        # first N training examples per dataset; 0: all
     max_test_examples: int = 0         # first N test examples per dataset; 0: all
     extract_sentences: int = 1         # sentences the extractive systems select (a dataset may set its own)
-    model_name_or_path: str = ""       # seq2seq checkpoint fine-tuned on each dataset; empty: a tiny randomly initialised model (NOT pretrained)
+    model_name_or_path: PathOrName = ""  # seq2seq checkpoint fine-tuned on each dataset; empty: a tiny randomly initialised model (NOT pretrained)
     tiny_arch: Literal["bart", "pegasus", "t5"] = "bart"  # architecture of the tiny model
     max_steps: int = 10                # seq2seq training steps per dataset
     lr: float = 0.001                  # seq2seq learning rate
@@ -78,11 +79,11 @@ class CrossEvalParams(StageParams):
     max_length: int = 20               # maximum generated tokens (a dataset may set its own)
     max_source_length: int = 128       # input truncation in tokens
     precision: Literal["auto", "fp32", "bf16", "fp16"] = "auto"  # seq2seq training precision
-    factuality_model: str = ""         # FactCC checkpoint (folder or Hub name, e.g. manueldeprada/FactCC); empty: off
+    factuality_model: PathOrName = ""  # FactCC checkpoint (folder or Hub name, e.g. manueldeprada/FactCC); empty: off
     overlap_threshold: float = 0.9     # TF-IDF cosine from which a train/test pair of sources is a near-duplicate
     bias_max_examples: int = 200       # first N test examples per dataset for the bias table; 0: all
-    out_dir: str = "../runs/demo/12_crosseval"  # results/*.md|csv, predictions and models go here
-    fig_dir: str = "../runs/demo/12_crosseval/figures"  # figures (PNG and PDF) go here
+    out_dir: FilePath = "../runs/demo/12_crosseval"  # results/*.md|csv, predictions and models go here
+    fig_dir: FilePath = "../runs/demo/12_crosseval/figures"  # figures (PNG and PDF) go here
     def validate(self):
         for d in self.datasets: check_dataset_spec(d)
         names = [d["name"] for d in self.datasets]
@@ -523,29 +524,6 @@ def read_matrix(path)->pd.DataFrame:
     except (ValueError, TypeError): raise CitesumError(f"{path}: every cell must be a number") from None
     return as_matrix(df)
 
-def _resolve(p:dict, base:Path, run_dir:Path)->dict:
-    "Relative paths of a params file resolved from `base` (nbs/ for files in params/), `{run_dir}` filled in"
-    fill = lambda v: v.replace("{run_dir}", str(run_dir)) if isinstance(v, str) else v
-    p = {k: fill(v) for k, v in p.items()}
-    rel = lambda v: str((base/v).resolve()) if v and not Path(v).is_absolute() and (base/v).exists() else v
-    for k in ("out_dir", "fig_dir"):
-        if k in p and not Path(p[k]).is_absolute(): p[k] = str((base/p[k]).resolve())
-    for k in ("model_name_or_path", "factuality_model"):
-        if k in p: p[k] = rel(p[k])
-    if isinstance(p.get("datasets"), list):
-        p["datasets"] = [{**d, "path": rel(fill(d.get("path", "")))} if isinstance(d, dict) else d for d in p["datasets"]]
-    return p
-
-def load_params_file(path)->CrossEvalParams:
-    "Checked parameters from a params file (paths resolved as papermill would see them)"
-    f = Path(path)
-    if not f.exists(): raise CitesumError(f"params file not found: {f}")
-    try: raw = yaml.safe_load(f.read_text()) or {}
-    except yaml.YAMLError as e: raise CitesumError(f"{f}: not valid YAML ({e})") from None
-    if not isinstance(raw, dict): raise CitesumError(f"{f}: expected a mapping of parameter: value")
-    nbs = f.resolve().parent.parent/"nbs"
-    base = nbs if f.resolve().parent.name == "params" and nbs.is_dir() else Path.cwd()
-    return CrossEvalParams.from_dict(_resolve(raw, base, base.parent/"runs"/f.stem if base == nbs else Path.cwd()/"runs"/f.stem), str(f))
 
 # %% ../nbs/12_crosseval.ipynb #e0a86233
 def _matrix_report(a)->int:
@@ -571,8 +549,7 @@ def crosseval_cli(argv:list|None=None)->int:
     ap.add_argument("--json", action="store_true", help="print one JSON object on the last line")
     a = ap.parse_args(argv)
     if a.matrix: return _matrix_report(a)
-    p = load_params_file(a.params)
-    if a.set: p = p.replace(**parse_set(a.set, CrossEvalParams))
+    p = load_params(CrossEvalParams, a.params, sets=a.set)   # one loader, one path rule (`00a_params`)
     res = run_crosseval(p, progress=not a.json)
     tab = res["scalars"][res["scalars"].metric == p.metric]
     if a.json:

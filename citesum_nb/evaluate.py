@@ -232,7 +232,7 @@ def _score_table(scores:dict, title:str="")->str:
 def _add_data_args(ap, split_default="test"):
     ap.add_argument("--data", required=True, help="dataset: Hub name, CiteSum build folder, SciTLDR-style folder, or a JSONL/CSV file")
     ap.add_argument("--split", default=split_default, help="split name (train, val/validation/dev, test)")
-    ap.add_argument("--fmt", default=None, choices=sorted(FORMAT_COLUMNS), help="force the dataset format")
+    ap.add_argument("--format", "--fmt", dest="fmt", default=None, choices=sorted(FORMAT_COLUMNS), help="force the dataset format")
     ap.add_argument("--src-col", default=None, help="source column (local files with other column names)")
     ap.add_argument("--tgt-col", default=None, help="reference column")
     ap.add_argument("--id-col", default=None, help="id column")

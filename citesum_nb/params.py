@@ -387,7 +387,7 @@ def load_params(cls,                  # the stage's parameter class
                 *, row:str|None=None, profile:str|None=None,  # a row and profile of a table
                 sets:list|None=None,  # `--set KEY=VALUE` strings
                 options:dict|None=None,  # values from command-line options (already typed)
-                run_dir:str|None=None,   # what `{run_dir}` stands for (default: runs/<file stem>)
+                run_dir:str|None=None,   # what `{run_dir}` stands for (default: runs/<file stem>[.<profile>], as `citesum run` names it)
                ):
     "The checked parameters of one stage run: file (or table row), then --set, then options; paths resolved"
     values, rid = file_values(path, cls, row, profile) if path else ({}, None)
@@ -396,7 +396,8 @@ def load_params(cls,                  # the stage's parameter class
     values.update(resolve_paths(dict(options or {}), cls, cwd))
     if run_dir is None:
         root = project_root(Path(path).parent) if path else None
-        run_dir = str((root or cwd)/"runs"/(rid or (Path(path).name.removesuffix(".yaml") if path else cls.notebook)))
+        stem = Path(path).name.removesuffix(".yaml") + (f".{profile}" if profile else "") if path else cls.notebook
+        run_dir = str((root or cwd)/"runs"/stem)
     full = {**cls().to_dict(), **values}   # defaults may hold {run_dir} too
     return cls.from_dict(fill_run_dir(full, str(Path(run_dir).resolve())), str(path) if path else "parameters")
 

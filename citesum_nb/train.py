@@ -606,6 +606,8 @@ def train_cites(params,  # `TrainParams` (or a mapping of its fields)
     (out/"metrics.json").write_text(json.dumps(metrics, indent=1))
     (out/"params_used.yaml").write_text(yaml.safe_dump({**p.to_dict(), "data_dir": str(data_dir), "model_name_or_path": str(model)}, sort_keys=False))
     if p.experiment: write_experiment_record(out, p, metrics, model)
+    from citesum_nb.cards import model_card
+    model_card(out, base_model=str(model) if "/" in str(model) and not Path(str(model)).exists() else None)   # best/README.md
     return metrics
 
 def write_experiment_record(out:Path, p:TrainParams, metrics:dict, model)->Path:
@@ -643,15 +645,18 @@ def tiny_model_cli(argv:list|None=None)->int:
     return 0
 
 def train_cli(argv:list|None=None)->int:
-    "citesum train: train a CiTES model from a params file (same keys as nbs/06_train.ipynb's parameters)"
+    "`citesum train`: train a CiTES model from a params file or a row of an experiments table (the keys of `TrainParams`)"
     import argparse
     ap = argparse.ArgumentParser(prog="citesum train", description="Train and evaluate a CiTES model (any Hugging Face "
                                  "seq2seq checkpoint) on a built CiteSum folder, as nbs/06_train.ipynb does")
-    ap.add_argument("--params", help="params/06_train.<profile>.yaml (relative paths in it are read from the project root)")
+    ap.add_argument("--params", help="params/06_train.<profile>.yaml, or an experiments table with --row (relative paths in "
+                    "files under params/ are read from the project root)")
+    ap.add_argument("--row", help="the row (experiment id) of the experiments table to run, e.g. t5_bart")
+    ap.add_argument("--profile", help="a profile of the table, e.g. small (the offline twin)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one parameter (repeatable)")
     ap.add_argument("--json", action="store_true", help="print the metrics as one JSON object")
     a = ap.parse_args(argv)
-    p = load_params(TrainParams, a.params, sets=a.set)
+    p = load_params(TrainParams, a.params, row=a.row, profile=a.profile, sets=a.set)
     m = train_cites(p)
     if a.json: print(json.dumps(m, default=str)); return 0
     r = m.get("predict_rouge", {})

@@ -93,8 +93,9 @@ def test_params_set_and_errors(tmp_path):
 def test_small_profile_splits_the_acl_datasets_jointly():
     "The offline profile's datasets load from the shared data; ScisummNet and its titles share no paper across train/test"
     need_shared("clscisumm"); need_shared("scitldr")
-    from citesum_nb.crosseval import load_params_file, load_crosseval_data, paper_leaks
-    p = load_params_file(ROOT/"params"/"12_crosseval.small.yaml")
+    from citesum_nb.crosseval import CrossEvalParams, load_crosseval_data, paper_leaks
+    from citesum_nb.params import load_params
+    p = load_params(CrossEvalParams, ROOT/"params"/"12_crosseval.small.yaml")
     data = load_crosseval_data(p.datasets, None, p.split_ratios, p.seed, max_train=0, max_test=0)
     assert list(data) == ["SciTLDR-A", "ScisummNet", "ACL-Title"]
     assert int(paper_leaks(data).to_numpy().sum()) == 0
