@@ -111,8 +111,8 @@ def _class_source(klass)->str:
     head = re.compile(rf"^(\s*)class\s+{klass.__name__}\b")
     code = next((f.__code__ for k, f in vars(klass).items() if hasattr(f, "__code__") and not k.startswith("__")), None)   # not dataclass-made
     if code: lines = linecache.getlines(code.co_filename); last = min(code.co_firstlineno, len(lines))
-    else:   # no method: the newest notebook cell that defines it
-        lines = next((ls for f, (_, _, ls, _) in reversed(list(linecache.cache.items())) if f.startswith("<") and any(map(head.match, ls))), [])
+    else:   # no method: the newest notebook cell that defines it (execnb: <cell-N>; ipykernel, as under papermill: .../ipykernel_PID/N.py)
+        lines = next((ls for f, (_, _, ls, _) in reversed(list(linecache.cache.items())) if (f.startswith("<") or "ipykernel_" in f) and any(map(head.match, ls))), [])
         last = len(lines)
     start = next((i for i in range(last - 1, -1, -1) if head.match(lines[i])), None)
     if start is None: return ""
