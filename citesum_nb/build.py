@@ -13,6 +13,8 @@ __all__ = ['CANDIDATE_COLUMNS', 'META_COLUMNS', 'FINISHED_COLUMNS', 'OUTPUT_NAME
 # %% ../nbs/03_build.ipynb #9b3a5c6f
 import functools, importlib, json, re, shutil, signal, sys, threading, time
 import tempfile
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
 from types import SimpleNamespace
 from collections import Counter
 from pathlib import Path
@@ -29,13 +31,9 @@ from .s2orc import check_json_lines, unpaired_shards
 from .citations import citation_sentences, introduction_and_conclusion, is_related_work
 from .raw_texts import TEXT_COLUMNS, TextTable, paper_texts_from_bytes, plausible_line, suspicious_line
 from .engine import Engine
-
-# %% ../nbs/03_build.ipynb #7203103d
-from dataclasses import dataclass, field
-from typing import ClassVar, Literal
-
 from .params import FilePath, StageParams
 
+# %% ../nbs/03_build.ipynb #7203103d
 @dataclass
 class BuildParams(StageParams):
     "Parameters of the build (`03_build` and `citesum build`)"

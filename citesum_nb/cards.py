@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['HF_SPLITS', 'SIZE_CATEGORIES', 'CITESUM_BIBTEX', 'S2ORC_BIBTEX', 'FIELDS', 'LICENSE_NOTE', 'NOT_PRETRAINED_WARNING',
            'SHOWN_PARAMS', 'CardsParams', 'size_category', 'dataset_license', 'dataset_card_data', 'build_command',
-           'dataset_card_text', 'check_dataset_card', 'dataset_card', 'push_dataset', 'model_card_data',
+           'dataset_card_text', 'loaded_card', 'check_dataset_card', 'dataset_card', 'push_dataset', 'model_card_data',
            'model_card_text', 'check_model_card', 'model_card', 'push_model', 'card_cli']
 
 # %% ../nbs/14_cards.ipynb #e35d0c30
@@ -189,16 +189,25 @@ Porter stemming) against that abstract is at least {th}. The counts of every sta
 """
 
 # %% ../nbs/14_cards.ipynb #181e52a3
+def loaded_card(card_class,  # `huggingface_hub.DatasetCard` or `ModelCard`
+                path,        # the card's README.md
+                keys:tuple,  # front-matter keys that must be present and non-empty
+               )->object:
+    "A card loaded with `card_class`, whose front matter has `keys`; a one-line error otherwise"
+    p = Path(path)
+    try: card = card_class.load(p)
+    except Exception as e: raise CitesumError(f"{p}: the front matter does not load ({str(e).splitlines()[0]})") from None
+    missing = [k for k in keys if not card.data.get(k)]
+    if missing: raise CitesumError(f"{p}: the front matter has no {', '.join(missing)}")
+    return card
+
 def check_dataset_card(path)->object:
     "Load a dataset card with `huggingface_hub.DatasetCard` and check what `load_dataset` needs; the card, or a one-line error"
     from datasets import Features
     from huggingface_hub import DatasetCard
     import pyarrow.parquet as pq
     p = Path(path)
-    try: card = DatasetCard.load(p)
-    except Exception as e: raise CitesumError(f"{p}: the front matter does not load ({e})") from None
-    for key in ("license", "language", "task_categories", "size_categories", "configs", "dataset_info"):
-        if not card.data.get(key): raise CitesumError(f"{p}: the front matter has no {key}")
+    card = loaded_card(DatasetCard, p, ("license", "language", "task_categories", "size_categories", "configs", "dataset_info"))
     sizes = {s["name"]: s["num_examples"] for s in card.data.dataset_info["splits"]}
     for f in card.data.configs[0]["data_files"]:
         pf = p.parent/f["path"]
@@ -350,10 +359,7 @@ def check_model_card(path)->object:
     "Load a model card with `huggingface_hub.ModelCard` (which parses `model-index`) and check its keys; the card, or a one-line error"
     from huggingface_hub import ModelCard
     p = Path(path)
-    try: card = ModelCard.load(p)
-    except Exception as e: raise CitesumError(f"{p}: the front matter does not load ({str(e).splitlines()[0]})") from None
-    for key in ("language", "library_name", "pipeline_tag", "tags"):
-        if not card.data.get(key): raise CitesumError(f"{p}: the front matter has no {key}")
+    card = loaded_card(ModelCard, p, ("language", "library_name", "pipeline_tag", "tags"))
     if card.data.get("model-index") and not card.data.eval_results: raise CitesumError(f"{p}: its model-index has no results")
     return card
 
