@@ -4,7 +4,7 @@
 
 # %% ../nbs/04_analysis.ipynb #ddaf23ba
 from __future__ import annotations
-import argparse, csv, html, json
+import csv, html, json
 from itertools import combinations
 from pathlib import Path
 
@@ -25,8 +25,7 @@ __all__ = ['PAPER_RC', 'COLUMN_WIDTH', 'PAPER_ABSTRACTION', 'RATING_SCALE', 'SHE
            'discipline_distribution', 'save_figure', 'plot_discipline_distribution', 'citation_distribution',
            'plot_citation_distribution', 'source_recall', 'reference_groups', 'grouping_for', 'abstraction_level',
            'abstraction_table', 'extractive_fragments', 'extractiveness', 'extractiveness_table', 'plot_extractiveness',
-           'sample_for_rating', 'spreadsheet_safe', 'write_rating_sheets', 'read_rating_sheet', 'summarize_ratings',
-           'abstraction_cli', 'human_eval_cli']
+           'sample_for_rating', 'spreadsheet_safe', 'write_rating_sheets', 'read_rating_sheet', 'summarize_ratings']
 
 # %% ../nbs/04_analysis.ipynb #efc9c46f
 from dataclasses import dataclass, field
@@ -478,54 +477,3 @@ def summarize_ratings(sheets:list, # paths of filled-in sheets (one per annotato
                for w in (None, "linear", "quadratic")}
         out["kappa"] = {k: float(np.mean(v)) for k, v in kap.items()}   # mean over annotator pairs
     return out
-
-# %% ../nbs/04_analysis.ipynb #fe158029
-def abstraction_cli(argv:list|None=None)->int:
-    "`citesum abstraction`: ROUGE recall of summaries against sources, per reference group"
-    ap = argparse.ArgumentParser(prog="citesum abstraction",
-                                 description="Abstraction level: mean ROUGE-1/2/L recall (x100) of each summary against its source.")
-    ap.add_argument("--data", required=True, help="built CiteSum folder, official release folder, SciTLDR folder or Hub name")
-    ap.add_argument("--split", default="test", help="train / val / test (default: test)")
-    ap.add_argument("--groups", choices=["auto", "flat", "author_peer"], default="auto",
-                    help="reference groups: author_peer = SciTLDR author (first) vs peer-review TLDRs; auto = by dataset name")
-    ap.add_argument("--no-stemmer", "--no-stem", dest="no_stem", action="store_true", help="turn off Porter stemming")
-    ap.add_argument("--max-examples", type=int, default=0, help="only the first N examples (0 = all)")
-    ap.add_argument("--json", action="store_true", help="print one JSON object")
-    a = ap.parse_args(argv)
-    df = load_split(a.data, a.split).to_pandas()
-    if a.max_examples: df = df.head(a.max_examples)
-    res = abstraction_level(df, grouping_for(a.data) if a.groups == "auto" else a.groups, use_stemmer=not a.no_stem)
-    if a.json: print(json.dumps(res))
-    else:
-        print(pd.DataFrame(res).T[["n", *_ROUGE_KEYS]].astype({"n": int}).to_string())
-    return 0
-
-# %% ../nbs/04_analysis.ipynb #e580f82e
-def human_eval_cli(argv:list|None=None)->int:
-    "`citesum human-eval sample|summarize`: write rating sheets, or summarise filled-in ones"
-    ap = argparse.ArgumentParser(prog="citesum human-eval", description="Human evaluation of citation sentences as summaries (1-4 scale).")
-    sub = ap.add_subparsers(dest="verb", required=True)
-    s = sub.add_parser("sample", help="write rating sheets (one CSV per annotator)")
-    s.add_argument("--data", required=True, help="built CiteSum folder (or any dataset load_split reads)")
-    s.add_argument("--split", default="test")
-    s.add_argument("-n", type=int, default=50, help="items per sheet (default 50)")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--annotators", type=int, default=2)
-    s.add_argument("--html", action="store_true", help="also write an HTML page per sheet")
-    s.add_argument("--out", required=True, help="output folder")
-    m = sub.add_parser("summarize", help="rating distribution, share >= 3 and Cohen's kappa")
-    m.add_argument("sheets", nargs="+", help="filled-in CSV sheets, one per annotator")
-    m.add_argument("--json", action="store_true")
-    a = ap.parse_args(argv)
-    if a.verb == "sample":
-        sheet = sample_for_rating(load_split(a.data, a.split).to_pandas(), n=a.n, seed=a.seed)
-        for p in write_rating_sheets(sheet, a.out, annotators=a.annotators, html_pages=a.html): print(p)
-        return 0
-    r = summarize_ratings(a.sheets)
-    if a.json:
-        print(json.dumps(r | {"distribution": r["distribution"].to_dict(orient="index")}))
-        return 0
-    print(r["distribution"].to_string())
-    print(f"\n{r['n_items']} items, {r['n_annotators']} annotators; rated >= 3: {r['share_ge_3']:.1f}%; mean {r['mean_rating']:.2f}")
-    if "kappa" in r: print("Cohen's kappa: " + ", ".join(f"{k} {v:.3f}" for k, v in r["kappa"].items()))
-    return 0

@@ -6,10 +6,10 @@
 __all__ = ['SENTENCE_BREAK', 'NLTK_ENGLISH_STOPWORDS', 'NOVELTY_STOP_TOKENS', 'BIAS_COLUMNS', 'BiasParams', 'sentence_tokens',
            'greedy_fragments', 'fragment_measures', 'ngram_counts', 'novelty', 'repetition', 'lemma_table',
            'fusion_tokens', 'sentence_similarities', 'fusion_sources', 'fusion_mapping', 'fusion_counts',
-           'fusion_score', 'pair_bias', 'summarize_bias', 'dataset_bias', 'bias_table', 'plot_bias', 'bias_cli']
+           'fusion_score', 'pair_bias', 'summarize_bias', 'dataset_bias', 'bias_table', 'plot_bias']
 
 # %% ../nbs/12a_bias.ipynb #7bd7ea26
-import argparse, functools, gzip, importlib.resources, json, math, string
+import functools, gzip, importlib.resources, json, math, string
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,10 +21,10 @@ import matplotlib.pyplot as plt
 import seaborn as sns
 from nltk.tokenize import NLTKWordTokenizer
 
-from .core import CitesumError, ensure_dir, save_table
+from .core import CitesumError, save_table
 from .params import StageParams
 from .metrics import lcs_length, ngram_score, ngrams
-from .data import FORMAT_COLUMNS, load_split, source_sentences, text_sentences
+from .data import load_split, source_sentences, text_sentences
 
 # %% ../nbs/12a_bias.ipynb #f7f53472
 @dataclass
@@ -258,27 +258,3 @@ def plot_bias(table:pd.DataFrame,  # from `bias_table`
         ax.tick_params(axis="x", rotation=30, labelsize=8)
     axes[0][0].set_ylabel("fraction")
     return fig
-
-# %% ../nbs/12a_bias.ipynb #d9528c0a
-def bias_cli(argv:list|None=None)->int:
-    "`citesum bias`: CDEvalSumm's dataset-bias measures of one dataset split"
-    ap = argparse.ArgumentParser(prog="citesum bias", description="CDEvalSumm's dataset-bias measures (coverage, density, "
-                                 "compression, copy length, novelty-2, repetition-3, sentence fusion) of a dataset split")
-    ap.add_argument("--data", required=True, help="dataset: CiteSum build folder, SciTLDR-style folder, JSONL/CSV file or folder, Hub name")
-    ap.add_argument("--split", default="test", help="split name (train, val, test)")
-    ap.add_argument("--format", "--fmt", dest="fmt", default=None, choices=sorted(FORMAT_COLUMNS), help="force the dataset format")
-    ap.add_argument("--src-col", default=None, help="source column (local files with other column names)")
-    ap.add_argument("--tgt-col", default=None, help="reference column")
-    ap.add_argument("--references", default="all", choices=["all", "first"], help="every reference is a pair, or the first only")
-    ap.add_argument("--max-examples", type=int, default=0, help="only the first N examples (0 = all)")
-    ap.add_argument("--out", default=None, help="also write the per-pair values to this CSV file")
-    ap.add_argument("--json", action="store_true", help="print one JSON object (the last line)")
-    a = ap.parse_args(argv)
-    if a.max_examples < 0: raise CitesumError(f"--max-examples must be >= 0, got {a.max_examples}")
-    ds = load_split(a.data, a.split, fmt=a.fmt, src_col=a.src_col, tgt_col=a.tgt_col)
-    res, per = dataset_bias(ds, a.references, a.max_examples)
-    if a.out: ensure_dir(Path(a.out).parent); per.to_csv(a.out, index=False)
-    if a.json: print(json.dumps(res)); return 0
-    print(f"{a.data} [{a.split}], {res['n']} document-summary pairs (references: {a.references})")
-    for k in BIAS_COLUMNS: print(f"  {k:13} {res[k]:.4f}")
-    return 0

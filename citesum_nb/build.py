@@ -8,10 +8,10 @@ __all__ = ['CANDIDATE_COLUMNS', 'META_COLUMNS', 'FINISHED_COLUMNS', 'OUTPUT_NAME
            'cited_fulltext', 'finish_partition', 'example_record', 'split_without_leakage', 'citesum_features',
            'write_hf_and_parquet', 'write_outputs', 'check_out_dir', 'publish_build', 'make_report', 'report_markdown',
            'damage_summary', 'build_options', 'first_pass', 'second_pass', 'run_passes', 'build_citesum',
-           'build_sample_dataset', 'build_cli']
+           'build_sample_dataset']
 
 # %% ../nbs/03_build.ipynb #9b3a5c6f
-import functools, importlib, json, re, shutil, signal, sys, threading, time
+import functools, importlib, json, re, shutil, sys, threading, time
 import tempfile
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
@@ -512,57 +512,3 @@ def build_sample_dataset(out_dir, **kwargs)->Path:
     ds = Path(out_dir)/"dataset"
     build_citesum(None, ds, **{"scheduler": "synchronous", "progress": False, "overwrite": True, **kwargs})
     return ds
-
-# %% ../nbs/03_build.ipynb #904e4a91
-def _thresholds(s:str)->tuple:
-    try: t = tuple(float(x) for x in s.split(","))
-    except ValueError: t = ()
-    if len(t) != 3: raise CitesumError(f"--thresholds takes three comma-separated numbers (R-1,R-2,R-L recall x100), got '{s}'")
-    return t
-
-class _Terminated(KeyboardInterrupt): "SIGTERM, raised like Ctrl-C so that every `finally` runs"
-def _raise_terminated(signum, frame): raise _Terminated()
-
-def _build_parser():
-    import argparse
-    p = argparse.ArgumentParser(prog="citesum build", description="Build CiteSum from an S2ORC corpus. Without --s2orc, builds the bundled sample corpus.")
-    p.add_argument("--s2orc", help="S2ORC folder: metadata/ + pdf_parses/ (2020-07-05 release) or s2orc/ + papers/ (Datasets API)")
-    p.add_argument("--out", required=True, help="output folder (train/val/test.jsonl, hf/, parquet/, candidates.jsonl, report.json/md): new or empty, or a previous build with --overwrite")
-    p.add_argument("--overwrite", action="store_true", help="replace the previous build in --out (files a build does not write are never deleted)")
-    p.add_argument("--format", default="auto", help="auto | s2orc-2020 | s2-api (default: auto-detect)")
-    p.add_argument("--workers", type=int, default=0, help="local Dask workers (default: one per core)")
-    p.add_argument("--scheduler", default="local", help="local (default: a local Dask cluster), synchronous (one process), threads, or a tcp://host:8786 address")
-    p.add_argument("--thresholds", default="50,20,40", help="minimum ROUGE-1,2,L recall x100 (default: 50,20,40)")
-    p.add_argument("--no-stemmer", action="store_true", help="score ROUGE without Porter stemming")
-    p.add_argument("--max-abstract-chars", type=int, default=4000, help="drop cited abstracts longer than this, as cited_abstract_too_long (default: 4000; 0: no limit)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the train/val/test split (default: 0)")
-    p.add_argument("--no-aic", action="store_true", help="leave out the cited papers' introduction/conclusion (the first pass then reads only ids, titles and abstracts)")
-    p.add_argument("--splitter", default="fast", help="sentence splitter: fast (default) or spacy")
-    p.add_argument("--validate-json", action="store_true", help="parse every full-text line in full, so that broken JSON anywhere is counted (first pass about a quarter slower)")
-    p.add_argument("--strict", action="store_true", help="exit with status 1 (after writing the report) when any input was damaged")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
-    return p
-
-def build_cli(argv:list|None=None)->int:
-    "`citesum build`: build CiteSum from S2ORC (or the bundled sample) and print the report"
-    a = _build_parser().parse_args(argv)
-    if a.s2orc and not Path(a.s2orc).exists(): raise CitesumError(f"--s2orc folder not found: {a.s2orc}")
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _raise_terminated) if main_thread else None
-    try:
-        report = build_citesum(a.s2orc, a.out, fmt=a.format, scheduler=a.scheduler, workers=a.workers, thresholds=_thresholds(a.thresholds),
-                               use_stemmer=not a.no_stemmer, seed=a.seed, with_aic=not a.no_aic, splitter=a.splitter, progress=not a.quiet,
-                               max_abstract_chars=a.max_abstract_chars, validate_json=a.validate_json, overwrite=a.overwrite)
-    except KeyboardInterrupt as e:
-        sig = signal.SIGTERM if isinstance(e, _Terminated) else signal.SIGINT
-        print(f"citesum build: interrupted by {sig.name}; the unfinished build was removed and {a.out} was left as it was", file=sys.stderr)
-        return 128 + sig
-    finally:
-        if main_thread: signal.signal(signal.SIGTERM, previous)
-    from citesum_nb.cards import dataset_card
-    card = dataset_card(a.out, argv)   # README.md: the Hugging Face dataset card, with this very command
-    print((Path(a.out)/"report.md").read_text())
-    print(f"dataset written to {Path(a.out).resolve()} (dataset card: {card.name})")
-    if damage_summary(report):
-        print(f"citesum build: damaged input: {damage_summary(report)} (see {Path(a.out)/'report.md'})", file=sys.stderr)
-    return 1 if a.strict and damage_summary(report) else 0

@@ -6,7 +6,7 @@
 __all__ = ['HF_SPLITS', 'SIZE_CATEGORIES', 'CITESUM_BIBTEX', 'S2ORC_BIBTEX', 'FIELDS', 'LICENSE_NOTE', 'NOT_PRETRAINED_WARNING',
            'SHOWN_PARAMS', 'CardsParams', 'size_category', 'dataset_license', 'dataset_card_data', 'build_command',
            'dataset_card_text', 'loaded_card', 'check_dataset_card', 'dataset_card', 'push_dataset', 'model_card_data',
-           'model_card_text', 'check_model_card', 'model_card', 'push_model', 'card_cli']
+           'model_card_text', 'check_model_card', 'model_card', 'push_model']
 
 # %% ../nbs/14_cards.ipynb #e35d0c30
 import json, re, shlex
@@ -391,25 +391,3 @@ def push_model(run_dir,               # a training run folder whose best/ has a 
     api.upload_folder(folder_path=str(best), repo_id=repo, commit_message="CiTES checkpoint and model card",
                       ignore_patterns=["training_args.bin", "checkpoint-*"])
     return str(url)
-
-# %% ../nbs/14_cards.ipynb #c9477dbe
-def card_cli(argv:list|None=None)->int:
-    "`citesum card dataset|model DIR`: write and check a Hugging Face card, optionally upload with --push-to-hub"
-    import argparse
-    p = argparse.ArgumentParser(prog="citesum card", description="Write the Hugging Face dataset card of a CiteSum build "
-                                "(DIR/README.md) or the model card of a training run (DIR/best/README.md), check it, and upload with --push-to-hub.")
-    p.add_argument("kind", choices=["dataset", "model"], help="dataset: a build folder (citesum build --out); model: a run folder (citesum train)")
-    p.add_argument("dir", help="the build or run folder")
-    p.add_argument("--license", help="license id for the card (dataset default: odc-by, apache-2.0 for the bundled sample)")
-    p.add_argument("--base-model", help="model: Hub name of the base model (default: from the run)")
-    p.add_argument("--dataset", help="model: Hub name of the training data")
-    p.add_argument("--push-to-hub", metavar="REPO", help="upload to this Hub repository (needs a token and the network)")
-    p.add_argument("--private", action="store_true", help="with --push-to-hub: create the repository as private")
-    a = p.parse_args(argv)
-    if a.kind == "dataset": path = dataset_card(a.dir, license=a.license)
-    else: path = model_card(a.dir, base_model=a.base_model, dataset=a.dataset, license=a.license, name=a.push_to_hub)
-    print(f"{a.kind} card written and checked: {path}")
-    if a.push_to_hub:
-        url = push_dataset(a.dir, a.push_to_hub, a.private) if a.kind == "dataset" else push_model(a.dir, a.push_to_hub, a.private)
-        print(f"uploaded to {url}")
-    return 0

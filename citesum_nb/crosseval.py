@@ -8,10 +8,10 @@ __all__ = ['SYSTEMS', 'DATASET_KEYS', 'SAMPLE_DATASETS', 'PUBLISHED_STIFF_STABLE
            'plot_comparison', 'plot_matrix', 'plot_scalars', 'load_crosseval_data', 'paper_leaks', 'overlap_table',
            'greedy_oracle', 'LeadSystem', 'OracleSystem', 'sentence_features', 'LogRegExtractor', 'Seq2SeqSystem',
            'make_system', 'FactCCScorer', 'load_factuality_scorer', 'cross_dataset_scores', 'score_matrix',
-           'run_crosseval', 'read_matrix', 'crosseval_cli']
+           'run_crosseval', 'read_matrix']
 
 # %% ../nbs/12_crosseval.ipynb #11371c28
-import argparse, json, math, re, time
+import math, re, time
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -25,7 +25,7 @@ import yaml
 
 from .core import CitesumError, ensure_dir, save_table, seed_everything
 from typing import Annotated
-from .params import FilePath, NestedPaths, PathOrName, StageParams, load_params, parse_set
+from .params import FilePath, NestedPaths, PathOrName, StageParams
 from .data import load_split, source_sentences, text_sentences
 from .metrics import RougeTokenizer, ngram_score, ngrams, per_example_rouge
 from .evaluate import HEURISTIC_RE, overlap_report
@@ -524,36 +524,3 @@ def read_matrix(path)->pd.DataFrame:
     except (ValueError, TypeError): raise CitesumError(f"{path}: every cell must be a number") from None
     return as_matrix(df)
 
-
-# %% ../nbs/12_crosseval.ipynb #e0a86233
-def _matrix_report(a)->int:
-    U = read_matrix(a.matrix)
-    res = {"stiffness": stiffness(U), "stableness": stableness(U)}
-    if a.out:
-        fig = plot_matrix(U, Path(a.matrix).stem); save_figure(fig, a.out, f"{Path(a.matrix).stem}_matrix"); plt.close(fig)
-    if not a.json:
-        print(f"U ({len(U)} datasets; rows: trained on, columns: tested on)\n{U.round(2).to_string()}\n")
-        print(f"Û × 100\n{(normalized_matrix(U) * 100).round(1).to_string()}\n")
-    print(json.dumps(res) if a.json else f"stiffness {res['stiffness']:.2f}\nstableness {res['stableness']:.2f}")
-    return 0
-
-def crosseval_cli(argv:list|None=None)->int:
-    "`citesum crosseval`: run the cross-dataset matrix from a params file, or summarise a matrix from a CSV file"
-    ap = argparse.ArgumentParser(prog="citesum crosseval", description="Cross-dataset evaluation (CDEvalSumm): the train x test "
-                                 "matrix of every system, stiffness and stableness")
-    g = ap.add_mutually_exclusive_group(required=True)
-    g.add_argument("--params", help="params file of nbs/12_crosseval.ipynb (e.g. params/12_crosseval.small.yaml)")
-    g.add_argument("--matrix", help="CSV matrix: header row = test datasets, first column = training datasets")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one parameter (with --params)")
-    ap.add_argument("--out", default=None, help="with --matrix: also write the U/Û heatmap into this folder")
-    ap.add_argument("--json", action="store_true", help="print one JSON object on the last line")
-    a = ap.parse_args(argv)
-    if a.matrix: return _matrix_report(a)
-    p = load_params(CrossEvalParams, a.params, sets=a.set)   # one loader, one path rule (`00a_params`)
-    res = run_crosseval(p, progress=not a.json)
-    tab = res["scalars"][res["scalars"].metric == p.metric]
-    if a.json:
-        print(json.dumps({"metric": p.metric, "out_dir": p.out_dir, "systems": {r.system: {"stiffness": r.stiffness, "stableness": r.stableness}
-                                                                              for r in tab.itertuples()}}))
-    else: print(tab.to_string(index=False)); print(f"tables in {Path(p.out_dir)/'results'}")
-    return 0

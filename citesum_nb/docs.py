@@ -6,7 +6,7 @@
 __all__ = ['QUARTO_OPTION', 'SITE_CSS', 'IMAGE_TYPES', 'FIGURE_TYPES', 'RUN_CSS', 'BROWSERS', 'DocsParams', 'cell_options',
            'clean_for_html', 'mixed_import_cells', 'hoist_imports', 'prepare_notebook', 'pandoc_id', 'render_page',
            'check_links', 'build_docs', 'run_contents', 'render_notebook_file', 'write_run_index', 'find_browser',
-           'browser_screenshot', 'browser_check', 'docs_cli']
+           'browser_screenshot', 'browser_check']
 
 # %% ../nbs/15_docs.ipynb #f51c079e
 import ast, html as htmllib, json, re, shutil, subprocess, tempfile, time
@@ -426,30 +426,3 @@ def browser_check(page, browser:str|None=None)->dict:
     body = BeautifulSoup(dom, "html.parser").body
     if body is None or not body.has_attr("data-images"): raise CitesumError(f"the browser did not finish loading {page}")
     return {"images": int(body["data-images"]), "broken": json.loads(body["data-broken"])}
-
-# %% ../nbs/15_docs.ipynb #0be3cf07
-def docs_cli(argv:list|None=None)->int:
-    "`citesum docs`: the notebooks as a website (offline, nbconvert), or `--run-index RUN_DIR` for a run folder"
-    import argparse
-    p = argparse.ArgumentParser(prog="citesum docs", description="Render the notebooks into a website with a sidebar and API "
-                                "docs (nbdev's processing, nbconvert's HTML), and check its links. With Quarto installed, "
-                                "`nbdev-docs` builds the Quarto site instead.")
-    p.add_argument("--out", default="_docs", help="output folder of the site (default: _docs)")
-    p.add_argument("--nbs", help="notebooks folder (default: nbs_path from pyproject.toml)")
-    p.add_argument("--only", nargs="+", metavar="NOTEBOOK", help="render only these notebooks (stems, e.g. index 04_analysis)")
-    p.add_argument("--execute", action="store_true", help="run each notebook with its defaults first, so pages show every output and figure")
-    p.add_argument("--outputs-from", metavar="RUN_DIR", help="show the outputs of a run's executed notebooks (e.g. runs/demo_run) instead")
-    p.add_argument("--workers", type=int, default=2, help="parallel processes (default: 2)")
-    p.add_argument("--run-index", metavar="RUN_DIR", help="instead: write RUN_DIR/index.html for a run folder")
-    a = p.parse_args(argv)
-    if a.run_index:
-        idx = write_run_index(a.run_index); problems = check_links(Path(a.run_index), [idx])
-        print(f"run index: {idx}")
-    else:
-        if a.execute and a.outputs_from: raise CitesumError("give --execute or --outputs-from, not both")
-        res = build_docs(a.out, a.nbs, a.only, a.execute, a.workers, a.outputs_from); problems = res["problems"]
-        print(f"{len(res['pages'])} page(s) in {res['out_dir']}; home page: {Path(res['out_dir'])/'index.html'}")
-    for x in problems: print(f"broken: {x}")
-    if problems: raise CitesumError(f"{len(problems)} link(s) or image(s) do not resolve")
-    print("every local link and image resolves")
-    return 0

@@ -9,10 +9,10 @@ __all__ = ['PAPER_WINDOWS', 'PAPER_REPRESENTATIONS', 'STOP_WORDS', 'CITATION_COL
            'inlink_terms', 'candidate_units', 'candidate_scores', 'hit_credit', 'random_credit', 'resolve_document',
            'scan_fulltext', 'scan_metadata', 'Corpus', 'gather_corpus', 'citance_contexts', 'collection_refs',
            'resolve_batch', 'resolve_corpus', 'results_table', 'paper_ordering', 'load_table1', 'beside_paper',
-           'results_by_min_refs', 'plot_accuracy', 'resolve_cli']
+           'results_by_min_refs', 'plot_accuracy']
 
 # %% ../nbs/09_citation_resolution.ipynb #b5e9e49d
-import argparse, json, math, re, time
+import json, math, re, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Literal, NamedTuple
@@ -28,7 +28,7 @@ from .citations import replace_citation
 from .core import CitesumError, ensure_dir, sample_corpus_dir, save_table, published_path
 from .metrics import porter_stem
 from .engine import Engine
-from .params import StageParams, add_cli_options
+from .params import StageParams
 from .s2orc import BadInputLog, find_shards, iter_fulltext, iter_metadata, read_lines
 
 # %% ../nbs/09_citation_resolution.ipynb #0353fff3
@@ -526,38 +526,3 @@ def plot_accuracy(table:pd.DataFrame)->"plt.Figure":
     g.figure.suptitle(f"Citation resolution: {table['n_docs'].iloc[0]} documents, {table['n_citations'].iloc[0]} citations "
                       f"(min_refs {table['min_refs'].iloc[0]})", y=1.02, fontsize=10)
     return g.figure
-
-# %% ../nbs/09_citation_resolution.ipynb #4e81acad
-_CLI_FIELDS = ["s2orc_dir", "fmt", "min_refs", "windows", "representations", "scorers", "inlinks_exclude", "extra_inlinks",
-               "scheduler", "workers", "docs_per_task"]
-_JSON_KEYS = ["scorer", "representation", "window", "accuracy", "random_baseline", "n_docs", "n_citations"]
-
-def resolve_cli(argv:list|None=None)->int:
-    "`citesum resolve`: citation resolution (Duma & Klein 2014) on an S2ORC folder; prints the results table"
-    ap = argparse.ArgumentParser(prog="citesum resolve", description="Citation resolution (Duma & Klein, ACL 2014): rank each "
-                                 "citation's candidates (the citing paper's collection-internal references) by similarity to its context.")
-    add_cli_options(ap, ResolveParams, _CLI_FIELDS, options={"s2orc_dir": "--s2orc", "fmt": "--format"})
-    ap.add_argument("--out", help="also write the tables (results/*.md, *.csv) and per_citation.csv.gz here")
-    ap.add_argument("--json", action="store_true", help="end with one line of JSON: rows, ordering, bad input, seconds")
-    ap.add_argument("--quiet", action="store_true", help="no progress bar")
-    a = vars(ap.parse_args(argv))
-    out, as_json, quiet = a.pop("out"), a.pop("json"), a.pop("quiet")
-    p = ResolveParams.from_dict({**a, "progress": not quiet}, "options")
-    if p.s2orc_dir and not Path(p.s2orc_dir).exists(): raise CitesumError(f"--s2orc folder not found: {p.s2orc_dir}")
-    t0 = time.time()
-    corpus = gather_corpus(p.s2orc_dir, p.fmt, p.scheduler, p.workers, p.progress, p.extra_inlinks)
-    per = resolve_corpus(corpus, p)
-    table, secs = results_table(per, p.min_refs), time.time() - t0
-    ordering = paper_ordering(table)
-    print(table.drop(columns=["min_refs"]).to_markdown(index=False, floatfmt=".3f"))
-    print("\n" + ordering.to_markdown(index=False, floatfmt=".3f"))
-    print(f"\nbad input: {', '.join(f'{k}: {v}' for k, v in sorted(corpus.log.counts.items())) or 'none'}")
-    print(f"{len(corpus.papers)} papers, min_refs {p.min_refs}: {table['n_docs'].iloc[0]} documents, "
-          f"{table['n_citations'].iloc[0]} citations; {secs:.1f} s")
-    if out:
-        for name, t in [("09_resolution", table), ("09_ordering", ordering)]: save_table(t, out, name, floatfmt=".3f")
-        per.to_csv(ensure_dir(out)/"per_citation.csv.gz", index=False)
-    if as_json:
-        print(json.dumps({"rows": table[_JSON_KEYS].to_dict("records"), "ordering": ordering.to_dict("records"),
-                          "bad_input": corpus.log.to_dict(), "seconds": round(secs, 2)}, default=float))
-    return 0

@@ -8,7 +8,7 @@ __all__ = ['POST_PROCESS_MODES', 'SOURCES', 'TARGETS', 'CONTROL_TOKENS', 'CONTRO
            'check_variant', 'discipline_text', 'model_inputs', 'build_examples', 'make_tiny_model', 'is_not_pretrained',
            'add_control_tokens', 'decoder_start_ids', 'generate', 'TrainSettings', 'resolve_precision',
            'load_for_training', 'tokenized', 'training_arguments', 'resume_point', 'predict_split', 'train_seq2seq',
-           'TrainParams', 'train_cites', 'write_experiment_record', 'tiny_model_cli', 'train_cli']
+           'TrainParams', 'train_cites', 'write_experiment_record']
 
 # %% ../nbs/06_train.ipynb #438d2eea
 import inspect, json, math, os, random, re, shutil, time, warnings
@@ -618,52 +618,3 @@ def write_experiment_record(out:Path, p:TrainParams, metrics:dict, model)->Path:
            "mean": {k: r[k] for k in ("rouge1", "rouge2", "rougeL") if k in r}, "std": {}}
     (out/"experiment.json").write_text(json.dumps(rec, indent=1))
     return out/"experiment.json"
-
-# %% ../nbs/06_train.ipynb #a7eaa10e
-def tiny_model_cli(argv:list|None=None)->int:
-    "citesum tiny-model: write a small randomly initialised seq2seq model + tokenizer trained on a corpus"
-    import argparse
-    ap = argparse.ArgumentParser(prog="citesum tiny-model", description="Train a tokenizer on a corpus and write a tiny "
-                                 "randomly initialised (NOT pretrained) seq2seq model folder for offline tests and demos")
-    ap.add_argument("--data", required=True, help="built CiteSum folder or JSONL file whose texts train the tokenizer")
-    ap.add_argument("--out", required=True, help="output folder (Hugging Face format)")
-    ap.add_argument("--arch", default="bart", choices=ARCHS, help="model family (default bart)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the random weights")
-    ap.add_argument("--vocab-size", type=int, default=2000, help="tokenizer vocabulary size")
-    ap.add_argument("--d-model", type=int, default=64, help="hidden size")
-    ap.add_argument("--layers", type=int, default=2, help="encoder layers = decoder layers")
-    ap.add_argument("--json", action="store_true", help="print one JSON object")
-    a = ap.parse_args(argv)
-    out = make_tiny_model(a.data, a.out, arch=a.arch, seed=a.seed, vocab_size=a.vocab_size, d_model=a.d_model, n_layers=a.layers)
-    cfg = json.loads((out/"config.json").read_text())
-    info = {"out": str(out), "arch": a.arch, "vocab_size": cfg["vocab_size"], "not_pretrained": True,
-            "parameters": sum(p.numel() for p in AutoModelForSeq2SeqLM.from_pretrained(out).parameters())}
-    if a.json: print(json.dumps(info))
-    else:
-        for k, v in info.items(): print(f"{k:15} {v}")
-        print(NOT_PRETRAINED_NOTE)
-    return 0
-
-def train_cli(argv:list|None=None)->int:
-    "`citesum train`: train a CiTES model from a params file or a row of an experiments table (the keys of `TrainParams`)"
-    import argparse
-    ap = argparse.ArgumentParser(prog="citesum train", description="Train and evaluate a CiTES model (any Hugging Face "
-                                 "seq2seq checkpoint) on a built CiteSum folder, as nbs/06_train.ipynb does")
-    ap.add_argument("--params", help="params/06_train.<profile>.yaml, or an experiments table with --row (relative paths in "
-                    "files under params/ are read from the project root)")
-    ap.add_argument("--row", help="the row (experiment id) of the experiments table to run, e.g. t5_bart")
-    ap.add_argument("--profile", help="a profile of the table, e.g. small (the offline twin)")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one parameter (repeatable)")
-    ap.add_argument("--json", action="store_true", help="print the metrics as one JSON object")
-    a = ap.parse_args(argv)
-    p = load_params(TrainParams, a.params, row=a.row, profile=a.profile, sets=a.set)
-    m = train_cites(p)
-    if a.json: print(json.dumps(m, default=str)); return 0
-    r = m.get("predict_rouge", {})
-    rows = [("model", m["model"] + ("  (NOT PRETRAINED)" if m["model_not_pretrained"] else "")),
-            ("source -> target", f"{m['source']} -> {m['target']}"), ("steps", m["global_step"]), ("precision", m["precision"]),
-            ("best checkpoint", m["best_checkpoint"]), ("best val ROUGE-2", m["best_val_rouge2"]),
-            ("test R-1/R-2/R-L", "/".join(f"{r.get(k, float('nan')):.2f}" for k in ("rouge1", "rouge2", "rougeL"))),
-            ("out_dir", m["out_dir"])]
-    for k, v in rows: print(f"{k:18} {v}")
-    return 0

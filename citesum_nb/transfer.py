@@ -7,8 +7,7 @@ __all__ = ['MODES', 'DATASETS', 'VARIANTS', 'TARGETS', 'BASELINES', 'TABLES', 'P
            'TransferParams', 'sample_k_shot', 'rewrite_we', 'target_rewrite', 'gold_prefixes', 'decoder_settings',
            'finalize_prediction', 'write_scitldr_fixture', 'write_news_fixture', 'citesum_folder', 'resolve_dataset',
            'training_pairs', 'supervised_pairs', 'model_info', 'tiny_model_for', 'generation_settings',
-           'score_predictions', 'predict', 'aggregate', 'run_experiment', 'experiment_table', 'time_generation',
-           'transfer_cli']
+           'score_predictions', 'predict', 'aggregate', 'run_experiment', 'experiment_table', 'time_generation']
 
 # %% ../nbs/07_transfer.ipynb #1c254222
 import json, math, platform, re, time
@@ -448,24 +447,3 @@ def time_generation(model_name_or_path,     # model folder or name
     dt = time.perf_counter() - t0
     return {"n": len(out), "seconds": round(dt, 3), "examples_per_s": round(len(out)/dt, 2), "num_beams": num_beams,
             "min_length": min_length, "max_length": max_length, "batch_size": batch_size, **_versions()}
-
-# %% ../nbs/07_transfer.ipynb #d484a4ba
-def transfer_cli(argv:list|None=None)->int:
-    "`citesum transfer --params FILE [--row ROW] [--profile P]`: run one transfer experiment and print its results row"
-    import argparse
-    from citesum_nb.params import add_cli_options, load_params
-    p = argparse.ArgumentParser(prog="citesum transfer", description="Run one transfer experiment: a row of an experiments table "
-                                "(params/experiments/tableN.yaml, a row of the CiteSum paper's Tables 6-9) or a params file of 07_transfer.")
-    p.add_argument("--params", help="an experiments table (with --row) or a params file; without it the notebook's defaults")
-    p.add_argument("--row", help="the row (experiment id) of the table to run")
-    p.add_argument("--profile", help="a profile of the table, e.g. small (the offline twin)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one parameter (repeatable)")
-    add_cli_options(p, TransferParams, ["out_dir", "n_test"])
-    p.add_argument("--json", action="store_true", help="print one JSON object (experiment, mean, std, n_test) instead of a table")
-    a = vars(p.parse_args(argv))
-    opts = {k: a.pop(k) for k in ("out_dir", "n_test") if k in a}
-    params = load_params(TransferParams, a["params"], row=a["row"], profile=a["profile"], sets=a["set"], options=opts)
-    res = run_experiment(params, log=(lambda *_: None) if a["json"] else print)
-    if a["json"]: print(json.dumps({k: res[k] for k in ("experiment", "table", "row", "mean", "std", "n_test", "seeds")}))
-    else: print(experiment_table(res).to_markdown(index=False))
-    return 0

@@ -4,7 +4,7 @@ import json
 import pandas as pd
 import pytest
 
-from citesum_nb.analysis import abstraction_cli, human_eval_cli
+from citesum_nb.cli import abstraction_cli, human_eval_cli
 from citesum_nb.core import write_jsonl
 from conftest import citesum, need_shared
 

@@ -514,10 +514,11 @@ def test_defaults_agree():
     "The notebook's parameters, build_citesum's defaults and citesum build's options are the same knobs with the same defaults"
     import inspect
     import papermill as pm
-    from citesum_nb.build import _build_parser, build_citesum
+    from citesum_nb.build import build_citesum
+    from citesum_nb.cli import build_cli_parser
     nb = {k: v["default"] for k, v in pm.inspect_notebook(str(Path(__file__).resolve().parents[1]/"nbs"/"03_build.ipynb")).items()}
     lib = {k: v.default for k, v in inspect.signature(build_citesum).parameters.items()}
-    cli = vars(_build_parser().parse_args(["--out", "x"]))
+    cli = vars(build_cli_parser().parse_args(["--out", "x"]))
     for k in ("max_abstract_chars", "validate_json", "seed", "with_aic", "use_stemmer", "splitter", "thresholds", "split_ratios", "fmt"):
         assert eval(nb[k]) == (list(lib[k]) if isinstance(lib[k], tuple) else lib[k]), k
     assert cli["max_abstract_chars"] == lib["max_abstract_chars"] and cli["validate_json"] == lib["validate_json"]

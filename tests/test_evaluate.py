@@ -6,7 +6,8 @@ import pytest
 
 from citesum_nb.core import CitesumError, write_jsonl
 from citesum_nb.data import load_split
-from citesum_nb.evaluate import align_predictions, baseline_predictions, eval_cli, overlap_cli, read_predictions, write_predictions
+from citesum_nb.cli import eval_cli, overlap_cli
+from citesum_nb.evaluate import align_predictions, baseline_predictions, read_predictions, write_predictions
 from citesum_nb.metrics import per_example_rouge, rouge_scores, scitldr_rouge1
 from conftest import citesum, need_shared
 

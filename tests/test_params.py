@@ -68,7 +68,7 @@ def test_unknown_parameter_wrong_type_and_bad_range_are_errors_before_anything_r
 
 def test_experiment_rows_fail_fast_on_a_bad_path(tmp_path):
     "`citesum transfer --params <table> --row <any row>` stops in a second on a path that is not there, before any data is read"
-    from citesum_nb.transfer import transfer_cli
+    from citesum_nb.cli import transfer_cli
     for table in sorted((PARAMS/"experiments").glob("table[6-9].yaml")):
         for rid in read_yaml(table)["rows"]:
             with pytest.raises(CitesumError, match="no such file or folder"):

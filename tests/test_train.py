@@ -9,6 +9,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 torch = pytest.importorskip("torch")
 from citesum_nb.core import CitesumError, read_jsonl, write_jsonl
 from citesum_nb import train as T
+from citesum_nb.cli import train_cli
 
 TOPICS = ["citation graphs", "protein folding", "sparse attention", "crop yield models", "dark matter halos",
           "speech recognition", "graph neural networks", "climate downscaling"]
@@ -141,7 +142,7 @@ def test_train_cli_multitask_with_eval(data_dir, tiny, tmp_path):
     params = tmp_path / "p.yaml"
     params.write_text(f"data_dir: {data_dir}\nout_dir: {out}\nmodel_name_or_path: {tiny}\ntarget: tldr/title\n"
                       "upsample_tldr: true\nlr: 0.003\nmax_steps: 6\neval_steps: 3\nnum_beams: 1\nmin_length: 2\nmax_length: 16\n")
-    rc = T.train_cli(["--params", str(params), "--set", "batch_size=4", "--set", "disable_tqdm=true", "--json"])
+    rc = train_cli(["--params", str(params), "--set", "batch_size=4", "--set", "disable_tqdm=true", "--json"])
     assert rc == 0
     m = json.loads((out / "metrics.json").read_text())
     assert m["pairs"]["train"]["kept_tldr"] == 24 and m["pairs"]["train"]["dropped_no_title"] == 4
@@ -157,7 +158,7 @@ def test_train_cli_multitask_with_eval(data_dir, tiny, tmp_path):
 
 
 def test_tiny_model_cli(data_dir, tmp_path):
-    r = subprocess.run([sys.executable, "-c", "import sys; from citesum_nb.train import tiny_model_cli; "
+    r = subprocess.run([sys.executable, "-c", "import sys; from citesum_nb.cli import tiny_model_cli; "
                         "sys.exit(tiny_model_cli(sys.argv[1:]))", "--data", str(data_dir), "--out", str(tmp_path / "t5"),
                         "--arch", "t5", "--vocab-size", "300", "--json"], capture_output=True, text=True, check=True)
     info = json.loads(r.stdout.strip().splitlines()[-1])
