@@ -9,7 +9,7 @@ __all__ = ['SUBCOMMANDS', 'CliParams', 'main', 'stage_class', 'plan_run', 'selec
            'cloze_cli', 'crosseval_cli', 'bias_cli', 'summarize_cli', 'card_cli', 'docs_cli']
 
 # %% ../nbs/10_cli.ipynb #55a939ed
-import argparse, importlib, json, re, signal, sys, threading, time, warnings
+import argparse, importlib, json, os, re, signal, sys, threading, time, warnings
 from pathlib import Path
 
 import pandas as pd
@@ -62,6 +62,11 @@ def _usage()->str:
 # %% ../nbs/10_cli.ipynb #13c7d3d7
 def main(argv:list|None=None)->int:
     "Entry point of the `citesum` console script"
+    try: return _dispatch(argv)
+    except BrokenPipeError:   # the reader went away (`citesum --help | head -1`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()); return 141
+
+def _dispatch(argv:list|None)->int:
     if argv is None and threading.current_thread() is threading.main_thread():   # the console command, not a call from Python
         signal.signal(signal.SIGTERM, _terminate)   # SIGTERM unwinds like Ctrl-C: clean-up code runs, no half-written output stays
     argv = sys.argv[1:] if argv is None else list(argv)
