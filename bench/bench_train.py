@@ -1,33 +1,60 @@
-"""Speed of CiTES training and generation: BART-large architecture on CiteSum-shaped batches.
+"""Speed of CiTES training and generation: BART-large architecture on CiteSum-shaped batches, bare loop and `citesum train`'s path.
 
-Measures, for each precision (fp32, bf16) and padding scheme (pad every batch to the max length vs dynamic padding
-of length-grouped batches, as `group_by_length` does):
-  * training throughput in target+source tokens/s (real tokens, padding excluded) and in examples/s,
-  * peak GPU memory (CUDA only),
-and generation examples/s with greedy search vs 4 beams (min/max length 10/100), then projects the time of one
-CiTES training run over the full CiteSum training split (~83k examples; the CiteSum paper reports about 6.5 h on
-one RTX A6000; our target is under 1.5 h on one H100).
+Two kinds of training rows:
+  * bare: a plain PyTorch loop (forward, backward, AdamW step; fused AdamW on a GPU) over batches of random token ids,
+    in one of four batching modes, each the order and padding the training path would use:
+      max_length       every batch padded to --max-src / --max-tgt (random order);
+      dynamic          random order (group_by_length false), each batch padded to its longest example, rounded up to the
+                       collator's multiple (citesum_nb.train.pad_multiple: 64 on a GPU, none on CPU);
+      group_by_length  transformers' LengthGroupedSampler order (what `group_by_length: true` gives the Trainer), padded as
+                       in dynamic;
+      token_budget     the library's token-budget batches (citesum_nb.train.token_budget_batches / TokenBudgetSampler,
+                       --max-tokens padded source+target tokens), padded as in dynamic.
+  * trainer: the real path of `citesum train` (citesum_nb.train.make_trainer: CitesTrainer, the collator, the sampler,
+    the TrainingArguments of TrainSettings), one row per --trainer "k=v;k=v" (TrainSettings fields; default: the paper's
+    batch_size 8, and token budgets of --max-tokens). Texts are synthetic words w5 w17 ... of a word-level tokenizer with
+    the model's vocabulary, so token counts are exact. Checkpoint writing is switched off; nothing else is changed.
+
+Printed per row: examples/s, tokens/s (real source+target tokens, padding excluded), useful TFLOP/s and their share of the
+GPU's dense bf16 peak (H100/H200 989, A100 312 TFLOP/s; other devices: not shown), peak GPU memory. Useful FLOPs are
+approximate: 6 x (encoder parameters x real source tokens + decoder parameters incl. the LM head x real target tokens),
+embeddings excluded, attention's L^2 terms and padding not counted. Generation rows: examples/s of the library's
+`generate` (length-sorted batches) with greedy search and 4 beams (min/max length 10/100; random weights rarely stop
+early, so this is close to the slowest case). Then the projected time of one CiteSum epoch (82,653 examples) per row, and
+of the paper's full run (params/experiments/table5.yaml t5_bart: 200,000 steps x batch 8 = 1.6M examples plus 40
+evaluations of the 4,721 validation examples, greedy; early stopping may end it sooner).
 
 The model is facebook/bart-large when its weights are available locally (HF_HUB_OFFLINE is respected), otherwise a
-randomly initialised model with the same architecture (speed does not depend on the weights). `--tiny` uses a
-small BART config so the whole script runs on a CPU in about a minute; its figures are CPU smoke-test figures only.
+randomly initialised model with the same architecture (speed does not depend on the weights). `--tiny` uses a small BART
+config so the whole script runs on a CPU in a few minutes; its figures are CPU smoke-test figures only.
 
-Batch shapes: source/target lengths are drawn from log-normal distributions matching CiteSum's averages (abstracts
-of ~300 BPE tokens, citation sentences of ~40), or measured from a built dataset with `--data DIR` (word counts
-x 1.3 as a BPE estimate).
-
-    python bench/bench_train.py --tiny                      # CPU smoke run
-    python bench/bench_train.py --steps 30 --gen-examples 64  # GPU, full BART-large
+    python bench/bench_train.py --tiny                                   # CPU smoke run
+    python bench/bench_train.py                                          # GPU, BART-large: every mode, both trainer rows
+    python bench/bench_train.py --modes token_budget --trainer "max_tokens_per_batch=12288;dataloader_num_workers=4"
 """
-import argparse, json, math, os, platform, random, time
+import argparse, gc, json, math, os, platform, shutil, time
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 import numpy as np
 import torch
-from transformers import AutoModelForSeq2SeqLM, BartConfig, BartForConditionalGeneration
+from transformers import AutoModelForSeq2SeqLM, BartConfig, BartForConditionalGeneration, PreTrainedTokenizerFast, TrainerCallback
+from transformers.trainer_pt_utils import LengthGroupedSampler
 
-N_TRAIN_CITESUM = 82_653  # CiteSum training split size (the CiteSum paper; ~83k)
+from citesum_nb.params import parse_set
+from citesum_nb.train import (TokenBudgetSampler, TrainSettings, generate, make_trainer, pad_multiple, resolve_precision,
+                              token_budget_batches, tokenized)
+
+N_TRAIN_CITESUM, N_VAL_CITESUM = 82_653, 4_721          # CiteSum's train / validation splits
+PAPER_STEPS, PAPER_BATCH, PAPER_EVAL_STEPS = 200_000, 8, 5_000   # script/train_citesum.sh (table5.yaml t5_bart)
+PEAK_BF16_TFLOPS = {"H100": 989.0, "H200": 989.0, "A100": 312.0}  # dense bf16 tensor-core peaks
+MODES = ("max_length", "dynamic", "group_by_length", "token_budget")
+
+
+def peak_tflops(device_name: str):
+    "Dense bf16 peak of a GPU named `device_name`, None when unknown (CPU included)"
+    return next((v for k, v in PEAK_BF16_TFLOPS.items() if k in device_name), None)
 
 
 def lengths(n, data=None, seed=0, max_src=1024, max_tgt=128):
@@ -45,20 +72,61 @@ def lengths(n, data=None, seed=0, max_src=1024, max_tgt=128):
     return np.clip(src, 16, max_src).astype(int), np.clip(tgt, 6, max_tgt).astype(int)
 
 
-def batches(src, tgt, bs, dynamic, max_src, max_tgt, seed=0):
-    "List of (src_len, tgt_len, real_src_tokens, real_tgt_tokens) per batch, group_by_length style when dynamic"
-    idx = list(range(len(src)))
-    random.Random(seed).shuffle(idx)
-    if dynamic:  # like transformers' LengthGroupedSampler: mega-batches of 50 batches sorted by length
-        mb = bs * 50
-        idx = [i for k in range(0, len(idx), mb) for i in sorted(idx[k:k + mb], key=lambda i: -src[i])]
-    out = []
-    for k in range(0, len(idx) - bs + 1, bs):
-        b = idx[k:k + bs]
-        s, t = src[b], tgt[b]
-        out.append((int(s.max()) if dynamic else max_src, int(t.max()) if dynamic else max_tgt, s, t))
-    random.Random(seed + 1).shuffle(out)  # timed steps are a random sample of batches in both modes
-    return out
+def word_tokenizer(vocab: int) -> PreTrainedTokenizerFast:
+    "A word-level tokenizer over the words w4 ... w{vocab-1} plus BART's specials (ids 0-3): text of n words = n + 2 tokens"
+    from tokenizers import Tokenizer, models, pre_tokenizers, processors
+    words = {"<s>": 0, "<pad>": 1, "</s>": 2, "<unk>": 3, **{f"w{i}": i for i in range(4, vocab)}}
+    tok = Tokenizer(models.WordLevel(words, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tok.post_processor = processors.TemplateProcessing(single="<s> $A </s>", special_tokens=[("<s>", 0), ("</s>", 2)])
+    return PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<s>", eos_token="</s>", pad_token="<pad>", unk_token="<unk>",
+                                   model_max_length=100_000)
+
+
+def synthetic_records(src, tgt, vocab, seed=0) -> list:
+    "Records whose source/target tokenize to exactly src[i] / tgt[i] tokens"
+    rng = np.random.default_rng(seed)
+    words = lambda n: " ".join(f"w{i}" for i in rng.integers(5, vocab, max(1, n - 2)))
+    return [{"src": words(s), "tgt": words(t)} for s, t in zip(src, tgt)]
+
+
+def flop_params(model) -> tuple:
+    "(encoder parameters, decoder parameters + LM head), embeddings excluded: what a token multiplies through"
+    emb = {id(p) for m in model.modules() if isinstance(m, torch.nn.Embedding) for p in m.parameters()}
+    enc = sum(p.numel() for p in model.get_encoder().parameters() if id(p) not in emb)
+    dec = sum(p.numel() for p in model.get_decoder().parameters() if id(p) not in emb)
+    return enc, dec + model.get_output_embeddings().weight.numel()
+
+
+def load_model(tiny, device):
+    if tiny:
+        cfg = BartConfig(vocab_size=8000, d_model=256, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
+                         decoder_attention_heads=4, encoder_ffn_dim=1024, decoder_ffn_dim=1024, max_position_embeddings=1024)
+        return BartForConditionalGeneration(cfg).to(device), "tiny BART (d_model 256, 2+2 layers, random init)"
+    try:
+        return AutoModelForSeq2SeqLM.from_pretrained("facebook/bart-large", attn_implementation="sdpa").to(device), "facebook/bart-large (pretrained weights)"
+    except Exception as e:  # offline: same architecture, random weights (speed is the same)
+        print(f"facebook/bart-large weights not available ({type(e).__name__}); using a random init of the same architecture")
+        return BartForConditionalGeneration(BartConfig()).to(device), "BART-large architecture (random init)"
+
+
+def sync(device):
+    if device.type == "cuda": torch.cuda.synchronize()
+
+
+def bare_batches(mode, src, tgt, bs, max_src, max_tgt, multiple, budget, seed=0) -> list:
+    "(padded source len, padded target len, real source lens, real target lens) of every batch of one epoch, in a seeded random order"
+    up = lambda x: -(-int(x) // multiple) * multiple if multiple else int(x)
+    gen = torch.Generator().manual_seed(seed)
+    if mode == "token_budget":
+        groups = list(TokenBudgetSampler(token_budget_batches(src.tolist(), tgt.tolist(), budget, seed, multiple), seed))
+    else:
+        order = (list(LengthGroupedSampler(bs, lengths=src.tolist(), generator=gen)) if mode == "group_by_length"
+                 else torch.randperm(len(src), generator=gen).tolist())
+        groups = [order[k:k + bs] for k in range(0, len(order) - bs + 1, bs)]
+    out = [(max_src, max_tgt, src[g], tgt[g]) if mode == "max_length" else (up(src[g].max()), up(tgt[g].max()), src[g], tgt[g])
+           for g in groups]
+    return [out[i] for i in np.random.default_rng(seed + 1).permutation(len(out))]   # timed steps: a random sample of the epoch's batches
 
 
 def make_batch(vocab, s_len, t_len, s_real, t_real, device):
@@ -71,121 +139,179 @@ def make_batch(vocab, s_len, t_len, s_real, t_real, device):
     return dict(input_ids=ids, attention_mask=att, labels=lab)
 
 
-def load_model(tiny, device):
-    if tiny:
-        cfg = BartConfig(vocab_size=8000, d_model=256, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
-                         decoder_attention_heads=4, encoder_ffn_dim=1024, decoder_ffn_dim=1024, max_position_embeddings=1024)
-        return BartForConditionalGeneration(cfg).to(device), "tiny BART (d_model 256, 2+2 layers, random init)"
-    try:
-        return AutoModelForSeq2SeqLM.from_pretrained("facebook/bart-large").to(device), "facebook/bart-large (pretrained weights)"
-    except Exception as e:  # offline: same architecture, random weights (speed is the same)
-        print(f"facebook/bart-large weights not available ({type(e).__name__}); using a random init of the same architecture")
-        return BartForConditionalGeneration(BartConfig()).to(device), "BART-large architecture (random init)"
+def rates(n_ex, src_tok, tgt_tok, dt, fp, peak):
+    "examples/s, tokens/s, useful TFLOP/s and share of the bf16 peak"
+    tflops = 6 * (fp[0] * src_tok + fp[1] * tgt_tok) / dt / 1e12
+    return dict(examples_per_s=n_ex / dt, tokens_per_s=(src_tok + tgt_tok) / dt, useful_tflops=tflops,
+                share_of_bf16_peak=tflops / peak if peak else None)
 
 
-def sync(device):
-    if device.type == "cuda": torch.cuda.synchronize()
-
-
-def bench_train(model, bl, device, dtype, warmup):
+def bench_bare(model, bl, device, dtype, warmup, fp, peak):
     model.train()
-    opt = torch.optim.AdamW(model.parameters(), lr=2e-5)
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-5, fused=device.type == "cuda")
     if device.type == "cuda": torch.cuda.reset_peak_memory_stats()
-    vocab = model.config.vocab_size
-    real = n_ex = 0
-    t0 = None
+    vocab, n_ex, s_tok, t_tok, t0 = model.config.vocab_size, 0, 0, 0, None
     for k, (sl, tl, s, t) in enumerate(bl):
-        if k == warmup: sync(device); t0 = time.perf_counter(); real = n_ex = 0
+        if k == warmup: sync(device); t0 = time.perf_counter(); n_ex = s_tok = t_tok = 0
         b = make_batch(vocab, sl, tl, s, t, device)
         with torch.autocast(device.type, dtype=dtype, enabled=dtype != torch.float32):
             loss = model(**b).loss
         loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
-        real += int(s.sum() + t.sum()); n_ex += len(s)
+        n_ex += len(s); s_tok += int(s.sum()); t_tok += int(t.sum())
     sync(device)
     dt = time.perf_counter() - t0
-    peak = torch.cuda.max_memory_allocated() / 2**30 if device.type == "cuda" else None
+    peak_mem = torch.cuda.max_memory_allocated() / 2**30 if device.type == "cuda" else None
     del opt
-    return dict(tokens_per_s=real / dt, examples_per_s=n_ex / dt, peak_gpu_mem_gib=peak, timed_steps=len(bl) - warmup)
+    return dict(**rates(n_ex, s_tok, t_tok, dt, fp, peak), peak_gpu_mem_gib=peak_mem, timed_steps=len(bl) - warmup,
+                padded_tokens_per_batch=float(np.mean([(sl + tl) * len(s) for sl, tl, s, _ in bl])))
 
 
-def bench_generate(model, src, device, dtype, n, bs, beams, max_src):
-    model.eval()
-    vocab = model.config.vocab_size
-    order = np.argsort(-src[:n])
-    done = 0
+class StepClock(TrainerCallback):
+    "Time at the end of every optimizer step (after a CUDA sync)"
+    def __init__(self, device): self.device, self.t = device, {}
+    def on_step_end(self, args, state, control, **kw): sync(self.device); self.t[state.global_step] = time.perf_counter()
+
+
+def bench_trainer(model, tok, recs, spec, a, device, fp, peak):
+    "One row of the real path: make_trainer with the TrainSettings of `spec`, timed over steps warmup+1 .. warmup+steps"
+    steps = a.steps_run
+    base = dict(max_steps=a.warmup + steps, eval_steps=a.warmup + steps + 1, logging_steps=a.warmup + steps, disable_tqdm=True,
+                max_source_length=a.max_src, max_target_length=a.max_tgt, report_to="none", seed=0)
+    s = TrainSettings.from_dict({**base, **parse_set([kv for kv in spec.split(";") if kv.strip()], TrainSettings, "--trainer")})
+    prec = resolve_precision(s.precision, model.config.model_type)
+    ck = Path(a.out).parent / "bench_train_trainer"
+    clock, seen = StepClock(device), []
+    trainer = make_trainer(model, tok, tokenized(recs, tok, s), None, s, ck, prec, callbacks=[clock])
+    trainer.args.save_strategy = "no"   # no checkpoint writing in a benchmark; the training path is unchanged
+    step = trainer.training_step
+    def counted(model_, inputs, *args, **kw):
+        seen.append((trainer.state.global_step, inputs["input_ids"].shape[0], inputs["attention_mask"].sum(), inputs["labels"].ne(-100).sum()))
+        return step(model_, inputs, *args, **kw)
+    trainer.training_step = counted
+    if device.type == "cuda": torch.cuda.reset_peak_memory_stats()
+    trainer.train()
+    timed = [x for x in seen if x[0] >= a.warmup]
+    dt = clock.t[a.warmup + steps] - clock.t[a.warmup]
+    n_ex, s_tok, t_tok = sum(x[1] for x in timed), int(sum(x[2] for x in timed)), int(sum(x[3] for x in timed))
+    peak_mem = torch.cuda.max_memory_allocated() / 2**30 if device.type == "cuda" else None
+    row = dict(kind="train", path="trainer", precision=prec, setting=spec or "defaults", **rates(n_ex, s_tok, t_tok, dt, fp, peak),
+               peak_gpu_mem_gib=peak_mem, timed_steps=steps, examples_per_step=n_ex / steps, batch_size=s.batch_size * s.grad_accum_steps,
+               token_budget=s.max_tokens_per_batch)
+    del trainer; gc.collect(); shutil.rmtree(ck, ignore_errors=True)
+    if device.type == "cuda": torch.cuda.empty_cache()
+    return row
+
+
+def bench_generate(model, tok, recs, prec, beams, bs, device):
+    "examples/s of the library's generate (length-sorted batches) over the sources of `recs`"
+    srcs = [r["src"] for r in recs]
+    generate(model, srcs[:bs], tokenizer=tok, num_beams=beams, min_length=10, max_length=12, batch_size=bs, device=device, precision=prec)  # warm-up
     sync(device); t0 = time.perf_counter()
-    for k in range(0, n, bs):
-        s = src[order[k:k + bs]]
-        b = make_batch(vocab, int(s.max()), 2, s, np.full(len(s), 2), device)
-        with torch.no_grad(), torch.autocast(device.type, dtype=dtype, enabled=dtype != torch.float32):
-            model.generate(input_ids=b["input_ids"], attention_mask=b["attention_mask"], num_beams=beams,
-                           min_length=10, max_length=100)
-        done += len(s)
+    generate(model, srcs, tokenizer=tok, num_beams=beams, min_length=10, max_length=100, batch_size=bs, device=device, precision=prec)
     sync(device)
-    return done / (time.perf_counter() - t0)
+    return len(srcs) / (time.perf_counter() - t0)
+
+
+def projections(rows):
+    "Minutes per CiteSum epoch per training row; hours of the paper's full run at batch 8 (training + greedy evaluations)"
+    for r in rows:
+        if r["kind"] == "train": r["minutes_per_citesum_epoch"] = N_TRAIN_CITESUM / r["examples_per_s"] / 60
+    at8 = [r for r in rows if r["kind"] == "train" and r.get("batch_size") == PAPER_BATCH and not r.get("token_budget")]
+    greedy = [r for r in rows if r["kind"] == "generate" and r["num_beams"] == 1]
+    if not at8: return None
+    best = max(at8, key=lambda r: (r.get("path") == "trainer", r["examples_per_s"]))
+    train_h = PAPER_STEPS * PAPER_BATCH / best["examples_per_s"] / 3600
+    evals = PAPER_STEPS // PAPER_EVAL_STEPS
+    eval_h = evals * N_VAL_CITESUM / max(greedy, key=lambda r: r["examples_per_s"])["examples_per_s"] / 3600 if greedy else None
+    return dict(training_row=f"{best.get('path', 'bare')} {best.get('setting') or best.get('padding')} ({best['precision']})",
+                train_hours=train_h, evaluations=evals, eval_hours=eval_h, total_hours=train_h + (eval_h or 0),
+                note="paper's full run: 200,000 steps x batch 8 + an evaluation every 5,000 steps (early stopping may end it sooner); "
+                     "the CiteSum paper reports about 6.5 h on one RTX A6000")
+
+
+def print_table(rows, proj, name, dev):
+    print(f"\nmodel: {name}\ndevice: {dev}")
+    print(f"{'kind':8} {'path':7} {'prec':5} {'setting':44} {'ex/s':>8} {'tokens/s':>9} {'TFLOP/s':>8} {'%peak':>6} {'GiB':>5} {'min/epoch':>9}")
+    for r in rows:
+        setting = r.get("setting") or r.get("padding") or f"num_beams={r['num_beams']}"
+        num = lambda k, f: format(r[k], f) if r.get(k) is not None else "-"
+        share = f"{100 * r['share_of_bf16_peak']:.1f}" if r.get("share_of_bf16_peak") is not None and r["precision"] == "bf16" else "-"
+        print(f"{r['kind']:8} {r.get('path', 'lib'):7} {r['precision']:5} {setting[:44]:44} {num('examples_per_s', '8.1f')} "
+              f"{num('tokens_per_s', '9.0f')} {num('useful_tflops', '8.2f')} {share:>6} {num('peak_gpu_mem_gib', '5.1f')} "
+              f"{num('minutes_per_citesum_epoch', '9.1f')}")
+    if proj:
+        print(f"\npaper's full run at batch 8 ({proj['training_row']}): {proj['train_hours']:.2f} h training + "
+              + (f"{proj['eval_hours']:.2f} h for {proj['evaluations']} greedy evaluations of {N_VAL_CITESUM} examples" if proj["eval_hours"] is not None else "evaluations not measured")
+              + f" = {proj['total_hours']:.2f} h ({proj['note']})")
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tiny", action="store_true", help="small BART config (CPU smoke run)")
+    ap.add_argument("--steps", type=int, default=None, help="timed training steps per row (default 20; tiny 6)")
+    ap.add_argument("--warmup", type=int, default=3, help="untimed warm-up steps")
+    ap.add_argument("--batch-size", type=int, default=8, help="examples per batch of the bare modes other than token_budget")
+    ap.add_argument("--max-tokens", type=int, default=None, help="token budget of the token_budget mode and the default trainer row (default 12288; tiny 4096)")
+    ap.add_argument("--modes", default=",".join(MODES), help=f"bare-loop modes, comma-separated ({', '.join(MODES)}); '' for none")
+    ap.add_argument("--trainer", action="append", default=None, metavar="K=V;K=V",
+                    help="time `citesum train`'s Trainer with these TrainSettings (repeatable; default: 'batch_size=8' and "
+                         "'max_tokens_per_batch=<--max-tokens>'; 'none' for no trainer row)")
+    ap.add_argument("--max-src", type=int, default=1024, help="max source tokens (padding target of max-length mode)")
+    ap.add_argument("--max-tgt", type=int, default=128)
+    ap.add_argument("--gen-examples", type=int, default=None, help="examples generated per setting (default 256; tiny 8)")
+    ap.add_argument("--gen-batch-size", type=int, default=64)
+    ap.add_argument("--precisions", default=None, help="precisions of the bare rows and generation (default: bf16 on a GPU, fp32 on CPU)")
+    ap.add_argument("--data", default="", help="built CiteSum folder to take length distributions from")
+    ap.add_argument("--out", default="runs/bench/bench_train.json")
+    return ap.parse_args(argv)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--tiny", action="store_true", help="small BART config (CPU smoke run)")
-    ap.add_argument("--steps", type=int, default=None, help="timed training steps per setting (default 20; tiny 6)")
-    ap.add_argument("--warmup", type=int, default=3, help="untimed warm-up steps")
-    ap.add_argument("--batch-size", type=int, default=8)
-    ap.add_argument("--max-src", type=int, default=1024, help="max source tokens (padding target of max-length mode)")
-    ap.add_argument("--max-tgt", type=int, default=128)
-    ap.add_argument("--gen-examples", type=int, default=None, help="examples generated per setting (default 64; tiny 8)")
-    ap.add_argument("--gen-batch-size", type=int, default=32)
-    ap.add_argument("--precisions", default="fp32,bf16")
-    ap.add_argument("--data", default="", help="built CiteSum folder to take length distributions from")
-    ap.add_argument("--epochs", type=float, default=3.0, help="epochs assumed in the projection")
-    ap.add_argument("--n-train", type=int, default=N_TRAIN_CITESUM)
-    ap.add_argument("--out", default="runs/bench/bench_train.json")
-    a = ap.parse_args(argv)
+    a = parse_args(argv)
     torch.manual_seed(0)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    steps = a.steps or (6 if a.tiny else 20)
-    n_gen = a.gen_examples or (8 if a.tiny else 64)
+    a.steps_run = a.steps or (6 if a.tiny else 20)
+    n_gen = a.gen_examples or (8 if a.tiny else 256)
+    a.max_tokens = a.max_tokens or (4096 if a.tiny else 12288)
     if a.tiny: a.max_src = min(a.max_src, 512)
+    precisions = (a.precisions or ("bf16" if device.type == "cuda" else "fp32")).split(",")
+    trainer_specs = [] if a.trainer == ["none"] else (a.trainer or [f"batch_size={a.batch_size}", f"max_tokens_per_batch={a.max_tokens}"])
     model, name = load_model(a.tiny, device)
-    n_need = (steps + a.warmup) * a.batch_size
-    src, tgt = lengths(max(n_need * 4, 2000), a.data or None, max_src=a.max_src, max_tgt=a.max_tgt)
-    rows = []
-    init = {k: v.clone() for k, v in model.state_dict().items()}
-    for prec in a.precisions.split(","):
-        dtype = {"fp32": torch.float32, "bf16": torch.bfloat16}[prec]
-        if dtype == torch.bfloat16 and device.type == "cuda" and not torch.cuda.is_bf16_supported(): continue
-        for dynamic in (False, True):
-            model.load_state_dict(init)
-            bl = batches(src, tgt, a.batch_size, dynamic, a.max_src, a.max_tgt)[:steps + a.warmup]
-            r = bench_train(model, bl, device, dtype, a.warmup)
-            rows.append(dict(kind="train", precision=prec, padding="dynamic+group_by_length" if dynamic else "max_length", **r))
-            print(json.dumps(rows[-1]))
-        for beams in (1, 4):
-            eps = bench_generate(model, src, device, dtype, n_gen, a.gen_batch_size, beams, a.max_src)
-            rows.append(dict(kind="generate", precision=prec, num_beams=beams, examples_per_s=eps))
-            print(json.dumps(rows[-1]))
-    best = max((r for r in rows if r["kind"] == "train"), key=lambda r: r["examples_per_s"])
-    hours_epoch = a.n_train / best["examples_per_s"] / 3600
-    proj = dict(setting=f"{best['precision']}, {best['padding']}", n_train=a.n_train, hours_per_epoch=hours_epoch,
-                epochs=a.epochs, hours_total_train=hours_epoch * a.epochs,
-                paper_reference="about 6.5 h on one RTX A6000 (CiteSum paper)", target="< 1.5 h on one H100")
     dev = torch.cuda.get_device_name(0) if device.type == "cuda" else f"CPU ({platform.processor() or platform.machine()}, {torch.get_num_threads()} threads)"
-    res = dict(model=name, device=dev, batch_size=a.batch_size, max_src=a.max_src, max_tgt=a.max_tgt,
+    peak, fp = peak_tflops(dev), flop_params(model)
+    src, tgt = lengths(max(6000, 50 * (a.steps_run + a.warmup) * a.batch_size), a.data or None, max_src=a.max_src, max_tgt=a.max_tgt)
+    multiple = pad_multiple(TrainSettings())   # what the collator rounds to on this machine (64 on a GPU, none on CPU)
+    init = {k: v.clone() for k, v in model.state_dict().items()}
+    rows = []
+    for prec in precisions:
+        dtype = {"fp32": torch.float32, "bf16": torch.bfloat16}[prec]
+        for mode in [m for m in a.modes.split(",") if m]:
+            model.load_state_dict(init)
+            bl = bare_batches(mode, src, tgt, a.batch_size, a.max_src, a.max_tgt, multiple, a.max_tokens)[:a.steps_run + a.warmup]
+            r = bench_bare(model, bl, device, dtype, a.warmup, fp, peak)
+            rows.append(dict(kind="train", path="bare", precision=prec, padding=mode, pad_multiple=multiple,
+                             batch_size=None if mode == "token_budget" else a.batch_size, token_budget=a.max_tokens if mode == "token_budget" else 0, **r))
+            print(json.dumps(rows[-1]))
+    tok = word_tokenizer(model.config.vocab_size)
+    need = max(2000, 64 * (a.steps_run + a.warmup) * 4)
+    recs = synthetic_records(src[:need], tgt[:need], model.config.vocab_size)
+    for spec in trainer_specs:
+        model.load_state_dict(init)
+        rows.append(bench_trainer(model, tok, recs, spec, a, device, fp, peak)); print(json.dumps(rows[-1]))
+    for prec in precisions:
+        for beams in (1, 4):
+            eps = bench_generate(model, tok, recs[:n_gen], prec, beams, a.gen_batch_size, device)
+            rows.append(dict(kind="generate", path="library", precision=prec, num_beams=beams, examples_per_s=eps)); print(json.dumps(rows[-1]))
+    proj = projections(rows)
+    res = dict(model=name, device=dev, bf16_peak_tflops=peak, flop_params={"encoder": fp[0], "decoder_and_lm_head": fp[1]},
+               batch_size=a.batch_size, max_tokens=a.max_tokens, max_src=a.max_src, max_tgt=a.max_tgt,
                lengths="from " + a.data if a.data else "synthetic CiteSum-like log-normal (src ~280, tgt ~38 tokens)",
                rows=rows, projection=proj, gpu_figures_measured=device.type == "cuda")
-    print(f"\nmodel: {name}\ndevice: {dev}")
-    print(f"{'kind':9} {'precision':9} {'setting':26} {'tokens/s':>10} {'examples/s':>11} {'peak GiB':>9}")
-    for r in rows:
-        setting = r.get("padding") or f"num_beams={r['num_beams']}"
-        tok = f"{r['tokens_per_s']:10.0f}" if "tokens_per_s" in r else f"{'':10}"
-        mem = f"{r['peak_gpu_mem_gib']:9.1f}" if r.get("peak_gpu_mem_gib") is not None else f"{'n/a':>9}"
-        print(f"{r['kind']:9} {r['precision']:9} {setting:26} {tok} {r['examples_per_s']:11.2f} {mem}")
-    print(f"\nprojection ({proj['setting']}): {hours_epoch:.2f} h/epoch over {a.n_train} examples, "
-          f"{proj['hours_total_train']:.2f} h for {a.epochs:g} epochs (training steps only, evaluation not included)")
+    print_table(rows, proj, name, dev)
     if device.type != "cuda":
-        print("NOTE: measured on CPU" + (" with a tiny model" if a.tiny else "") + "; GPU figures (H100, A6000) are NOT measured by this run.")
+        print("NOTE: measured on CPU" + (" with a tiny model" if a.tiny else "") + "; GPU figures are NOT measured by this run.")
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(a.out).write_text(json.dumps(res, indent=1))
+    Path(a.out).write_text(json.dumps(res, indent=1, default=float))
     return res
 
 

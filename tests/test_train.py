@@ -141,12 +141,16 @@ def test_train_cli_multitask_with_eval(data_dir, tiny, tmp_path):
     out = tmp_path / "cites"
     params = tmp_path / "p.yaml"
     params.write_text(f"data_dir: {data_dir}\nout_dir: {out}\nmodel_name_or_path: {tiny}\ntarget: tldr/title\n"
-                      "upsample_tldr: true\nlr: 0.003\nmax_steps: 6\neval_steps: 3\nnum_beams: 1\nmin_length: 2\nmax_length: 16\n")
+                      "upsample_tldr: true\nlr: 0.003\nmax_steps: 6\neval_steps: 3\nnum_beams: 1\nmin_length: 2\nmax_length: 16\n"
+                      "max_eval_examples: 2\n")
     rc = train_cli(["--params", str(params), "--set", "batch_size=4", "--set", "disable_tqdm=true", "--json"])
     assert rc == 0
     m = json.loads((out / "metrics.json").read_text())
     assert m["pairs"]["train"]["kept_tldr"] == 24 and m["pairs"]["train"]["dropped_no_title"] == 4
     assert m["evaluated_task"] == "tldr" and m["best_val_rouge2"] is not None and m["best_checkpoint"]
+    # every evaluation scored the first 2 validation pairs; the best checkpoint the whole split, generating only the other 2
+    assert (m["n_eval"], m["n_val_full"], m["n_val_generated_at_end"]) == (2, 4, 2)
+    assert [r["id"] for r in read_jsonl(out / "val_predictions.jsonl")] == [f"citing{i}:0" for i in range(24, 28)]
     preds = read_jsonl(out / "predictions.jsonl")
     assert len(preds) == 4 and set(preds[0]) == {"id", "source", "reference", "references", "prediction"}
     assert preds[0]["source"].endswith(" <|TLDR|>")   # CATTS placement, the default
@@ -230,3 +234,78 @@ def test_kernel_connection_file_is_removed_once_the_kernel_runs(tmp_path):
     finally:
         km.shutdown_kernel(now=True)
     assert T.forget_connection_file() is False   # outside a kernel: nothing to do
+
+
+SNAP = dict(num_beams=2, min_length=2, max_length=16)
+
+
+def test_best_checkpoint_reloads_whole(tiny, tmp_path):
+    """Issue 12: at the end the Trainer reloads the best checkpoint and logs "missing keys: model.encoder.embed_tokens.weight,
+    model.decoder.embed_tokens.weight, lm_head.weight". Those three are tied to model.shared.weight and saved once, as it;
+    the reloaded model must generate exactly what the model generated when it was saved (control tokens added, so the
+    embeddings were resized too). The middle checkpoint is made the best, so the reload has to bring back older weights."""
+    from safetensors import safe_open
+    from transformers import TrainerCallback
+    recs = [{"id": str(i), "src": _record(i)["src"], "tgt": _record(i)["tgt"]} for i in range(12)]
+    probe = [r["src"] for r in recs[8:]]
+
+    class Snapshot(TrainerCallback):
+        def __init__(self): self.texts, self.weights = {}, {}
+        def on_evaluate(self, args, state, control, metrics=None, **kw):
+            metrics["eval_rouge2"] = {3: 1.0, 6: 5.0, 9: 2.0}[state.global_step]   # checkpoint-6 is the best
+        def on_save(self, args, state, control, model=None, processing_class=None, **kw):
+            self.texts[state.global_step] = T.generate(model, probe, tokenizer=processing_class, device="cpu", **SNAP)
+            self.weights[state.global_step] = {k: v.detach().clone() for k, v in model.state_dict().items()}
+            model.train()
+
+    snap = Snapshot()
+    m = T.train_seq2seq(recs[:8], recs[8:], tiny, tmp_path / "run", full_eval_ds=recs[8:], control_tokens=["<|TLDR|>"],
+                        callbacks=[snap], lr=3e-3, max_steps=9, eval_steps=3, patience=0, save_total_limit=5, disable_tqdm=True, batch_size=4, **SNAP)
+    assert m["best_checkpoint"].endswith("checkpoint-6") and m["control_tokens_added"] == 1
+    assert any(not torch.equal(snap.weights[6][k], snap.weights[9][k]) for k in snap.weights[6])   # training went on after it
+    preds = [r["prediction"] for r in read_jsonl(tmp_path / "run" / "predictions.jsonl")]         # by the reloaded model
+    assert preds == snap.texts[6] and preds != snap.texts[9]
+    with safe_open(str(tmp_path / "run" / "checkpoints" / "checkpoint-6" / "model.safetensors"), "pt") as f: saved = set(f.keys())
+    assert "model.shared.weight" in saved and not {"lm_head.weight", "model.encoder.embed_tokens.weight"} & saved   # tied: saved once
+    best = T.load_seq2seq(tmp_path / "run" / "best")
+    assert best.lm_head.weight.data_ptr() == best.model.shared.weight.data_ptr() == best.model.encoder.embed_tokens.weight.data_ptr()
+    sd = best.state_dict()
+    assert set(sd) == set(snap.weights[6]) and all(torch.equal(sd[k], snap.weights[6][k]) for k in sd)
+    assert T.generate(tmp_path / "run" / "best", probe, device="cpu", **SNAP) == snap.texts[6]
+    assert m["n_val_generated_at_end"] == 0 and m["val_rouge_full"]["n"] == 4   # the whole split was the subset: nothing generated again
+
+
+def _one_sgd_step(tiny, out, **kw):
+    "Weights after one plain-SGD step (dropout off) on the same 8 examples"
+    from transformers import AutoTokenizer
+    recs = [{"id": str(i), "src": _record(i)["src"] * (1 + i % 3), "tgt": _record(i)["tgt"]} for i in range(8)]
+    model = T.load_seq2seq(tiny, dropout=0.0, attention_dropout=0.0, activation_dropout=0.0)
+    T.train_seq2seq(recs, None, model, out, tokenizer=AutoTokenizer.from_pretrained(tiny), test_ds=[], max_steps=1, lr=0.5,
+                    optim="sgd", max_grad_norm=1e9, group_by_length=False, disable_tqdm=True, **kw)
+    return T.load_seq2seq(out / "best").state_dict()
+
+
+def test_grad_accumulation_keeps_the_effective_batch(tiny, tmp_path):
+    "batch_size 4 x grad_accum_steps 2 takes the optimizer step of batch_size 8: the loss is the mean over the step's target tokens"
+    base = T.load_seq2seq(tiny).state_dict()
+    one = _one_sgd_step(tiny, tmp_path / "a", batch_size=8, grad_accum_steps=1)
+    acc = _one_sgd_step(tiny, tmp_path / "b", batch_size=4, grad_accum_steps=2)
+    for k in one:
+        d1, d2 = one[k] - base[k], acc[k] - base[k]
+        assert float((d1 - d2).norm()) <= 1e-3 * float(d1.norm()) + 1e-8, k   # not 2x: the loss is not summed over the 2 batches
+    assert max(float((one[k] - base[k]).abs().max()) for k in one) > 1e-4   # the step did move the weights
+
+
+def test_token_budget_batches_train_with_accumulation_schedule_and_workers(tiny, tmp_path):
+    "Token-budget batches through the Trainer: steps per epoch from the sampler, a linear LR schedule to 0, worker processes"
+    from transformers import AutoTokenizer
+    recs = [{"id": str(i), "src": _record(i)["src"] * (1 + i % 3), "tgt": _record(i)["tgt"]} for i in range(24)]
+    s = T.TrainSettings(max_tokens_per_batch=400, grad_accum_steps=2, max_steps=-1, epochs=2, lr=1e-3, logging_steps=1,
+                        max_source_length=128, max_target_length=32, dataloader_num_workers=2, disable_tqdm=True)
+    n_batches = len(T.TokenBudgetSampler.for_dataset(T.tokenized(recs, AutoTokenizer.from_pretrained(tiny), s), 400, s.seed))
+    m = T.train_seq2seq(recs, None, tiny, tmp_path / "run", test_ds=[], settings=s)
+    steps = 2 * -(-n_batches // 2)
+    assert n_batches >= 4 and m["global_step"] == steps
+    assert m["examples_per_step"] == round(24 / n_batches * 2, 2)
+    lrs = [r["learning_rate"] for r in read_jsonl(tmp_path / "run" / "trainer_log.jsonl") if "loss" in r]
+    assert len(lrs) == steps and all(a > b for a, b in zip(lrs, lrs[1:])) and lrs[-1] < 1e-3 / steps * 1.01
