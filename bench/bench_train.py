@@ -276,6 +276,7 @@ def main(argv=None):
     if a.tiny: a.max_src = min(a.max_src, 512)
     precisions = (a.precisions or ("bf16" if device.type == "cuda" else "fp32")).split(",")
     trainer_specs = [] if a.trainer == ["none"] else (a.trainer or [f"batch_size={a.batch_size}", f"max_tokens_per_batch={a.max_tokens}"])
+    for spec in trainer_specs: parse_set([kv for kv in spec.split(";") if kv.strip()], TrainSettings, "--trainer")   # fail before any work
     model, name = load_model(a.tiny, device)
     dev = torch.cuda.get_device_name(0) if device.type == "cuda" else f"CPU ({platform.processor() or platform.machine()}, {torch.get_num_threads()} threads)"
     peak, fp = peak_tflops(dev), flop_params(model)
