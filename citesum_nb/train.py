@@ -397,7 +397,7 @@ class TrainSettings(StageParams):
     epochs: float = 3.0  # training epochs when max_steps is -1
     warmup_steps: int = 0  # linear warm-up steps of the learning rate
     weight_decay: float = 0.0  # AdamW weight decay
-    optim: str = "auto"  # optimizer (auto: adamw_torch_fused on a GPU, adamw_torch on CPU; or a name of transformers' OptimizerNames)
+    optim: str = "auto"  # optimizer (auto: adamw_torch_fused, on GPUs and CPUs; or a name of transformers' OptimizerNames)
     label_smoothing: float = 0.0  # label smoothing factor of the loss
     max_grad_norm: float = 1.0  # gradient clipping
     eval_steps: int = 500  # evaluate on validation (ROUGE-2) every N steps; also the checkpoint interval
@@ -462,12 +462,10 @@ def resolve_precision(precision:str,  # auto | fp32 | bf16 | fp16
     return precision
 
 def resolve_optim(optim:str,  # auto or a name of transformers' OptimizerNames
-                  cuda:bool|None=None,  # a GPU is used (default: torch.cuda.is_available())
                  )->str:
-    "The Trainer's optimizer: `auto` is fused AdamW (one kernel for all parameters) on a GPU and adamw_torch on CPU"
+    "The Trainer's optimizer: `auto` is fused AdamW (one kernel for all parameters; PyTorch has it on GPUs and CPUs, and it is transformers' own default)"
     if optim not in OPTIMIZERS: raise CitesumError(f"unknown optim {optim!r}; valid: {', '.join(OPTIMIZERS)}")
-    cuda = torch.cuda.is_available() if cuda is None else cuda
-    return ("adamw_torch_fused" if cuda else "adamw_torch") if optim == "auto" else optim
+    return "adamw_torch_fused" if optim == "auto" else optim
 
 def pad_multiple(s:TrainSettings, cuda:bool|None=None)->int|None:
     "The collator's `pad_to_multiple_of`: `s.pad_to_multiple_of`, where 0 means 64 on a GPU and no rounding (None) on CPU"
