@@ -90,6 +90,7 @@ def _runs_for_imports(cell)->bool:
     if cell.get("cell_type") != "code" or not src.strip() or "nbdev_export" + "()" in src: return False
     dirs = {m.group(1) for m in re.finditer(r"^\s*#\|\s*([\w-]+)", src, flags=re.M)}
     if dirs & _DOC_RUN or cell_options(src)[0].get("eval", "").lower() == "false": return False
+    if re.sub(r"^\s*#\|.*\n?", "", src, flags=re.M).lstrip()[:1] in ("%", "!"): return False   # nbdev does not parse cell magics
     try: tree = ast.parse(_MAGIC.sub("", src))
     except SyntaxError: return False
     return any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in ast.walk(tree))
@@ -119,7 +120,7 @@ def hoist_imports(nb)->int:
         if hasattr(c, "idx_"): c.idx_ = i
     return len(idx)
 
-# %% ../nbs/15_docs.ipynb #40adf8dc
+# %% ../nbs/15_docs.ipynb #f1248701
 def robust_show_doc(sym, *args, **kwargs):
     "nbdev's `show_doc`, which also renders a function whose string annotations do not evaluate (shown as written)"
     from nbdev.showdoc import show_doc
@@ -190,7 +191,7 @@ def process_notebook(path,               # a notebook of the project's nbs/ fold
     cells = [{k: v for k, v in c.items() if not k.endswith("_")} for c in nb.cells]
     return json.loads(json.dumps({"cells": cells, "metadata": dict(nb.metadata)}, default=str))
 
-# %% ../nbs/15_docs.ipynb #4f3569eb
+# %% ../nbs/15_docs.ipynb #4ef0ab81
 def api_targets(lib:str="citesum_nb")->dict:
     "nbdev's link of every documented name (`core.html#read_jsonl`) -> its API reference target (`citesum_nb.core.read_jsonl`; None: private)"
     import importlib
@@ -226,7 +227,7 @@ def link_fixer(pages:dict,      # notebook stem -> its page (`03_build` -> `buil
         return f"[{m.group(2)}]({new})" if new else m.group(2)
     return lambda md: _MD_LINK.sub(sub, md)
 
-# %% ../nbs/15_docs.ipynb #3465ad6b
+# %% ../nbs/15_docs.ipynb #17fbc822
 _RST_SPECIAL = re.compile(r"([\\*|`]|_(?=\W|$))")
 
 def _rst_text(s:str)->str: return _RST_SPECIAL.sub(r"\\\1", s)
@@ -244,7 +245,7 @@ def md_to_rst(text:str)->str:
         out.append(_rst_text(part[pos:]))
     return "".join(out)
 
-# %% ../nbs/15_docs.ipynb #a0e5818e
+# %% ../nbs/15_docs.ipynb #ef36bc43
 def docments_fields(obj)->list:
     "Sphinx field lines (`:param x: ...`, `:returns: ...`) from the docments comments of a function or class"
     from fastcore.docments import docments
@@ -396,10 +397,12 @@ def build_docs(out_dir="_docs",          # where the site goes
                          n_workers=min(n_workers, len(pages)), progress=False, **kw)
     fix = link_fixer({p["stem"]: p["file"] for p in every}, api_targets(), getattr(cfg, "doc_url", ""), {p["file"] for p in every} - {p["file"] for p in pages})
     out, t1 = Path(out_dir).resolve(), time.time()
-    with tempfile.TemporaryDirectory() as tmp:
-        names = write_sources(Path(tmp), pages, processed, nbs, fix)
-        warnings = run_sphinx(Path(tmp), out, sphinx_config(cfg.get("title") or cfg.lib_name, cfg.get("git_url", "")), n_workers)
-    if warnings: raise CitesumError(f"{len(warnings)} Sphinx warning(s): " + " | ".join(warnings[:10]))
+    with tempfile.TemporaryDirectory() as tmp:   # sources and build beside each other (MyST-NB writes next to the build folder)
+        names = write_sources(ensure_dir(Path(tmp)/"src"), pages, processed, nbs, fix)
+        conf = sphinx_config(cfg.get("title") or cfg.get("lib_name") or "citesum-nb", cfg.get("git_url", ""))
+        warnings = run_sphinx(Path(tmp)/"src", Path(tmp)/"html", conf, n_workers)
+        if warnings: raise CitesumError(f"{len(warnings)} Sphinx warning(s): " + " | ".join(warnings[:10]))
+        shutil.copytree(Path(tmp)/"html", out, dirs_exist_ok=True)
     (out/".nojekyll").touch(); t2 = time.time()
     problems = check_links(out)
     return {"pages": [str(out/f"{n}.html") for n in names], "out_dir": str(out), "problems": problems,
@@ -531,7 +534,7 @@ def browser_check(page, browser:str|None=None)->dict:
     if body is None or not body.has_attr("data-images"): raise CitesumError(f"the browser did not finish loading {page}")
     return {"images": int(body["data-images"]), "broken": json.loads(body["data-broken"])}
 
-# %% ../nbs/15_docs.ipynb #e0be5c87
+# %% ../nbs/15_docs.ipynb #132e05cf
 def _is_project_file(p:Path, root:Path)->bool:
     rel = p.relative_to(root)
     return p.is_file() and p.suffix == (".ipynb" if rel.parts[0] == "nbs" else ".yaml") and not any(x.startswith(("_", ".")) for x in rel.parts)

@@ -62,3 +62,13 @@ def test_wheel_alone_runs_the_demo_in_an_empty_folder(tmp_path):
     assert set(p.name for p in tmp_path.iterdir()) == before                  # nothing new beside the working folder
     assert {Path(f).parts[0] for f in _tree(home)} <= LIBRARY_CACHES, _tree(home)
     assert _tree(work) >= {"nbs", "params", "runs"} and {Path(f).parts[0] for f in _tree(work)} <= {"nbs", "params", "runs"}, sorted(_tree(work))[:20]
+
+
+def test_core_imports_without_papermill_jupyter_or_the_docs_tools():
+    "Building, loading and evaluating need no papermill, Jupyter, nbconvert or Sphinx: with them blocked, the modules import"
+    blocked = ["papermill", "nbformat", "nbconvert", "jupyter_client", "ipykernel", "IPython", "sphinx", "myst_nb"]
+    code = (f"import sys\nfor m in {blocked!r}: sys.modules[m] = None\n"
+            "import citesum_nb.core, citesum_nb.s2orc, citesum_nb.citations, citesum_nb.build, citesum_nb.data, citesum_nb.evaluate, "
+            "citesum_nb.metrics, citesum_nb.cards, citesum_nb.docs, citesum_nb.cli\nprint('ok')")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
