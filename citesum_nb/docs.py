@@ -61,8 +61,10 @@ def _myst_code_cell(c, fix_links):
     tags = _tags(opts)
     if "remove-cell" in tags or not (code.strip() or c.get("outputs")): return None
     outs = [] if "remove-output" in tags else [from_dict(o) for o in c.get("outputs", [])]
-    for o in outs:   # show_doc's entries are Markdown: their leading rule goes, their links are the site's
-        if "text/markdown" in o.get("data", {}): o.data["text/markdown"] = fix_links(re.sub(r"^\s*---\s*\n", "", "".join(o.data["text/markdown"])))
+    for o in outs:   # show_doc's entries are Markdown: their leading rule and Pandoc's link attributes go, their links are the site's
+        if "text/markdown" in o.get("data", {}):
+            md = re.sub(r"^\s*---\s*\n", "", "".join(o.data["text/markdown"]))
+            o.data["text/markdown"] = fix_links(re.sub(r"(\]\([^)\s]*\))\{[^}\n]*\}", r"\1", md))
     return new_code_cell(code.strip("\n"), outputs=outs, metadata={"tags": tags} if tags else {})
 
 def myst_notebook(nb,                         # a notebook processed by nbdev (`process_notebook`)
@@ -120,7 +122,7 @@ def hoist_imports(nb)->int:
         if hasattr(c, "idx_"): c.idx_ = i
     return len(idx)
 
-# %% ../nbs/15_docs.ipynb #f1248701
+# %% ../nbs/15_docs.ipynb #9277db5b
 def robust_show_doc(sym, *args, **kwargs):
     "nbdev's `show_doc`, which also renders a function whose string annotations do not evaluate (shown as written)"
     from nbdev.showdoc import show_doc
@@ -191,7 +193,7 @@ def process_notebook(path,               # a notebook of the project's nbs/ fold
     cells = [{k: v for k, v in c.items() if not k.endswith("_")} for c in nb.cells]
     return json.loads(json.dumps({"cells": cells, "metadata": dict(nb.metadata)}, default=str))
 
-# %% ../nbs/15_docs.ipynb #4ef0ab81
+# %% ../nbs/15_docs.ipynb #2d52cca9
 def api_targets(lib:str="citesum_nb")->dict:
     "nbdev's link of every documented name (`core.html#read_jsonl`) -> its API reference target (`citesum_nb.core.read_jsonl`; None: private)"
     import importlib
@@ -227,7 +229,7 @@ def link_fixer(pages:dict,      # notebook stem -> its page (`03_build` -> `buil
         return f"[{m.group(2)}]({new})" if new else m.group(2)
     return lambda md: _MD_LINK.sub(sub, md)
 
-# %% ../nbs/15_docs.ipynb #17fbc822
+# %% ../nbs/15_docs.ipynb #69665e18
 _RST_SPECIAL = re.compile(r"([\\*|`]|_(?=\W|$))")
 
 def _rst_text(s:str)->str: return _RST_SPECIAL.sub(r"\\\1", s)
@@ -245,7 +247,7 @@ def md_to_rst(text:str)->str:
         out.append(_rst_text(part[pos:]))
     return "".join(out)
 
-# %% ../nbs/15_docs.ipynb #ef36bc43
+# %% ../nbs/15_docs.ipynb #0302cb0a
 def docments_fields(obj)->list:
     "Sphinx field lines (`:param x: ...`, `:returns: ...`) from the docments comments of a function or class"
     from fastcore.docments import docments
@@ -534,7 +536,7 @@ def browser_check(page, browser:str|None=None)->dict:
     if body is None or not body.has_attr("data-images"): raise CitesumError(f"the browser did not finish loading {page}")
     return {"images": int(body["data-images"]), "broken": json.loads(body["data-broken"])}
 
-# %% ../nbs/15_docs.ipynb #132e05cf
+# %% ../nbs/15_docs.ipynb #198259b3
 def _is_project_file(p:Path, root:Path)->bool:
     rel = p.relative_to(root)
     return p.is_file() and p.suffix == (".ipynb" if rel.parts[0] == "nbs" else ".yaml") and not any(x.startswith(("_", ".")) for x in rel.parts)
