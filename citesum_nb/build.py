@@ -51,6 +51,7 @@ class BuildParams(StageParams):
     splitter: Literal["fast", "spacy"] = "fast"  # sentence splitter: "fast" (rule-based) or "spacy"
     max_abstract_chars: int = 4000  # longer cited "abstracts" (body-text debris) are dropped as cited_abstract_too_long; 0: no limit
     validate_json: bool = False  # parse every full-text line in full, so that broken JSON anywhere is counted (slower)
+    license: str = "odc-by"  # licence of the input corpus, stated in the dataset card (S2ORC: odc-by; CL-SciSumm: cc-by-4.0)
 
     def validate(self):
         "Scheduler name, thresholds in [0, 100], split shares that sum to 1"
@@ -478,6 +479,7 @@ def build_citesum(s2orc_dir=None,            # S2ORC folder; None or "" = the bu
                   max_abstract_chars:int=4000,  # longer cited abstracts are dropped (cited_abstract_too_long); 0: no limit
                   validate_json:bool=False,  # parse every full-text line in full (broken JSON anywhere is counted; slower)
                   overwrite:bool=False,      # replace a previous build in `out_dir`
+                  license:str=BuildParams.license,  # licence of the input corpus (recorded in the report for the dataset card)
                  )->dict:
     "Build CiteSum from S2ORC into `out_dir` (via a temporary sibling folder); returns the report (also report.json / report.md)"
     t0 = time.time()
@@ -496,7 +498,7 @@ def build_citesum(s2orc_dir=None,            # S2ORC folder; None or "" = the bu
         kept = write_outputs(tmp, res, split_ratios, seed)
         timings["write_outputs_s"] = time.time() - t
         settings = {"thresholds": list(opt.thresholds), "use_stemmer": use_stemmer, "max_abstract_chars": opt.max_abstract_chars,
-                    "validate_json": validate_json, "split_ratios": list(split_ratios), "seed": seed, **engine}
+                    "validate_json": validate_json, "license": license, "split_ratios": list(split_ratios), "seed": seed, **engine}
         report = make_report(log, res, kept, dups, shards, settings, {**timings, "total_s": time.time() - t0})
         (tmp/"report.json").write_text(json.dumps(report, indent=2) + "\n")
         (tmp/"report.md").write_text(report_markdown(report))

@@ -6,7 +6,7 @@
 __all__ = ['SUBCOMMANDS', 'CliParams', 'main', 'stage_class', 'plan_run', 'select_steps', 'check_kernel', 'execute_run',
            'summarize_run', 'run_cli', 'build_cli_parser', 'build_cli', 'abstraction_cli', 'human_eval_cli',
            'baseline_cli', 'eval_cli', 'overlap_cli', 'tiny_model_cli', 'train_cli', 'transfer_cli', 'resolve_cli',
-           'cloze_cli', 'crosseval_cli', 'bias_cli', 'summarize_cli', 'card_cli', 'docs_cli']
+           'cloze_cli', 'crosseval_cli', 'bias_cli', 'summarize_cli', 'card_cli', 'docs_cli', 'init_cli']
 
 # %% ../nbs/10_cli.ipynb #55a939ed
 import argparse, importlib, json, os, re, signal, sys, threading, time, warnings
@@ -50,6 +50,7 @@ SUBCOMMANDS = {
     "summarize":   ("summarize_cli",  "TLDRs of abstracts (arguments, a file, stdin or S2ORC ids) with a CiTES checkpoint"),
     "card":        ("card_cli",        "Write (and upload) the Hugging Face card of a dataset build or a trained model"),
     "docs":        ("docs_cli",        "Render the notebooks as a website (offline), or write the index.html of a run folder"),
+    "init":        ("init_cli",        "Write the notebooks and parameter files into a folder of your own (run them there)"),
 }
 
 def _usage()->str:
@@ -780,10 +781,10 @@ def card_cli(argv:list|None=None)->int:
 
 # %% ../nbs/10_cli.ipynb #afd675d1
 def docs_cli(argv:list|None=None)->int:
-    "`citesum docs`: the notebooks as a website (offline, nbconvert), or `--run-index RUN_DIR` for a run folder"
+    "`citesum docs`: the notebooks as a website (offline, Sphinx), or `--run-index RUN_DIR` for a run folder"
     from citesum_nb.docs import build_docs, check_links, write_run_index
-    p = argparse.ArgumentParser(prog="citesum docs", description="Render the notebooks into a website with a sidebar and API "
-                                "docs (nbdev's processing, nbconvert's HTML), and check its links. With Quarto installed, "
+    p = argparse.ArgumentParser(prog="citesum docs", description="Render the notebooks and the API reference into a website "
+                                "(nbdev's processing, Sphinx with MyST-NB; pip install 'citesum-nb[docs]'), and check its links. With Quarto installed, "
                                 "`nbdev-docs` builds the Quarto site instead.")
     p.add_argument("--out", default="_docs", help="output folder of the site (default: _docs)")
     p.add_argument("--nbs", help="notebooks folder (default: nbs_path from pyproject.toml)")
@@ -803,4 +804,18 @@ def docs_cli(argv:list|None=None)->int:
     for x in problems: print(f"broken: {x}")
     if problems: raise CitesumError(f"{len(problems)} link(s) or image(s) do not resolve")
     print("every local link and image resolves")
+    return 0
+
+# %% ../nbs/10_cli.ipynb #eebe2025
+def init_cli(argv:list|None=None)->int:
+    "`citesum init DIR`: the project's notebooks and parameter files in a folder of your own"
+    from citesum_nb.docs import init_project
+    p = argparse.ArgumentParser(prog="citesum init", description="Copy the notebooks (nbs/) and parameter files (params/) "
+                                "into DIR, so that `citesum run` works there without a clone.")
+    p.add_argument("dir", help="the folder to write (new, or without the project's files)")
+    p.add_argument("--overwrite", action="store_true", help="replace the project's files that are already there")
+    a = p.parse_args(argv)
+    files = init_project(a.dir, a.overwrite)
+    print(f"wrote {len(files)} files into {Path(a.dir).resolve()} (nbs/, params/); run the demo there with:\n"
+          f"  cd {a.dir} && citesum run params/runs/demo.yaml")
     return 0

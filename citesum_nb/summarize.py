@@ -182,7 +182,7 @@ def _warn_truncated(ids:list, lengths:list, limit:int):
     return [n > limit for n in lengths]
 
 # %% ../nbs/13_summarize.ipynb #63986077
-def summarize(texts:Sequence,       # abstracts (str), or (id, text) pairs from the readers above
+def summarize(texts:Sequence|str,   # an abstract (str), a list of them, or (id, text) pairs from the readers above
               model,                # model folder / Hub name, or `(model, tokenizer, device)` from `load_summarizer`
               *,
               prompt:str="This paper", post_process:str="remove_ref", num_beams:int=1, min_length:int=10,
@@ -194,7 +194,7 @@ def summarize(texts:Sequence,       # abstracts (str), or (id, text) pairs from 
     from citesum_nb.train import generate
     SummarizeParams.from_dict(dict(prompt=prompt, post_process=post_process, num_beams=num_beams, min_length=min_length,
                                    max_length=max_length, batch_size=batch_size, device=device, max_source_length=max_source_length), "summarize")
-    pairs = [p if isinstance(p, (tuple, list)) else (str(i), p) for i, p in enumerate(texts, 1)]
+    pairs = [p if isinstance(p, (tuple, list)) else (str(i), p) for i, p in enumerate([texts] if isinstance(texts, str) else texts, 1)]
     ids, srcs = [str(i) for i, _ in pairs], [t for _, t in _checked(pairs, "summarize")]
     if not srcs: return []
     mdl, tok, dev = model if isinstance(model, tuple) else load_summarizer(model, device)
