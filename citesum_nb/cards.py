@@ -300,7 +300,7 @@ def model_card_data(run_dir,                   # a training run folder
                    ):
     "The front matter of a run's model card as a `huggingface_hub.ModelCardData`, with the test scores in `model-index` when the data has a Hub id"
     from huggingface_hub import EvalResult, ModelCardData
-    from citesum_nb.train import is_not_pretrained
+    from citesum_nb.models import is_not_pretrained
     r, m, p = _run_files(run_dir); td = training_data(r, dataset)
     base = base_model or next((x for x in (p.get("model_name_or_path"), m.get("model")) if _is_hub_id(str(x or ""))), None)
     tiny = is_not_pretrained(r/"best") or bool(m.get("model_not_pretrained"))
@@ -325,7 +325,7 @@ citesum summarize --model {name} "We study the problem of transferring a sample 
 
 ```python
 from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
-from citesum_nb.train import post_process            # or drop the REF placeholder yourself
+from citesum_nb.citations import post_process           # or drop the REF placeholder yourself
 tok, model = AutoTokenizer.from_pretrained("{name}"), AutoModelForSeq2SeqLM.from_pretrained("{name}")
 ids = model.generate(**tok(["We study ..."], return_tensors="pt", truncation=True), num_beams=4, min_length=10, max_length=45)
 post_process(tok.decode(ids[0], skip_special_tokens=True), "ref_to_this_paper")

@@ -474,7 +474,7 @@ def overlap_cli(argv:list|None=None)->int:
 # %% ../nbs/10_cli.ipynb #90df71ae
 def tiny_model_cli(argv:list|None=None)->int:
     "citesum tiny-model: write a small randomly initialised seq2seq model + tokenizer trained on a corpus"
-    from citesum_nb.train import ARCHS, NOT_PRETRAINED_NOTE, make_tiny_model
+    from citesum_nb.models import ARCHS, NOT_PRETRAINED_NOTE, make_tiny_model
     ap = argparse.ArgumentParser(prog="citesum tiny-model",
                                  description="Train a tokenizer on a corpus and write a tiny randomly initialised (NOT pretrained) seq2seq "
                                              "model folder for offline tests and demos")
@@ -513,6 +513,8 @@ def train_cli(argv:list|None=None)->int:
     a = ap.parse_args(argv)
     p = load_params(TrainParams, a.params, row=a.row, profile=a.profile, sets=a.set)
     m = train_cites(p)
+    from citesum_nb.cards import model_card
+    model_card(m["out_dir"])   # best/README.md: training leaves the card to its caller
     if a.json: print(json.dumps(m, default=str)); return 0
     r = m.get("predict_rouge", {})
     rows = [("model", m["model"] + ("  (NOT PRETRAINED)" if m["model_not_pretrained"] else "")),

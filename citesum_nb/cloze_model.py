@@ -16,50 +16,55 @@ import numpy as np
 import pandas as pd
 
 from .core import CitesumError, ensure_dir, save_table, write_jsonl
-from .params import StageParams
 from .metrics import per_example_rouge, rouge_scores
 from .evaluate import paired_significance
 from .cloze import SPLITS, ClozeParams, build_cloze, published_numbers
 from .cloze_baselines import bm25_stats, extract, first_words, load_cloze
+from .models import ARCHS, decoder_start_ids, generate, make_tiny_model
+from .train import train_seq2seq
+from .train_settings import TrainSettings
 
 # %% ../nbs/11b_cloze_model.ipynb #7a8bee8f
 EXTRACTORS = {"lead200": "LEAD-200", "bm25": "BM25", "labels": "HEURISTIC LABELS"}
 
 @dataclass
-class ClozeModelParams(StageParams):
-    "Parameters of the two-step abstractive cloze model (nbs/11b_cloze_model.ipynb)"
+class ClozeModelParams(TrainSettings):
+    "Parameters of the two-step abstractive cloze model (nbs/11b_cloze_model.ipynb); training takes `TrainSettings`"
     notebook: ClassVar[str] = "11b_cloze_model"
     data_dir: str = ""                                  # a built cloze folder; empty: build the bundled sample first
     out_dir: str = "../runs/demo/11b_cloze_model"       # model, predictions, metrics and tables go here
     model_name_or_path: str = ""                        # Hub name or folder (facebook/bart-large); empty: a tiny random model (NOT pretrained)
-    tiny_arch: Literal["bart", "pegasus", "t5"] = "bart"  # architecture of the tiny model
+    tiny_arch: Literal[ARCHS] = "bart"                  # architecture of the tiny model
     extractor: Literal["lead200", "bm25", "labels"] = "bm25"  # extractive step (labels: the heuristic labels, an upper bound)
     max_words: int = 200                                # words of the documents the extractive step keeps
     context: Literal["input", "prefix", "none"] = "input"  # context in the encoder input, forced into the decoder, or left out
     use_topic: bool = True                              # put the topic (title and headings) in the encoder input
     max_context_words: int = 100                        # the last N words of the context are given to the model
-    lr: float = 1e-3                                    # learning rate (the tiny random demo model needs a high one; 3e-5 for BART)
-    batch_size: int = 8                                 # training batch size
-    max_steps: int = 30                                 # optimisation steps; -1 to train for `epochs`
-    epochs: float = 3.0                                 # training epochs when max_steps is -1
-    eval_steps: int = 15                                # evaluate on val every N steps (input and none modes) and save a checkpoint
-    max_source_length: int = 512                        # encoder tokens (truncated)
-    max_target_length: int = 160                        # decoder tokens in training (prefix + cloze in prefix mode; truncated)
-    num_beams: int = 2                                  # beams at test time
-    min_new_tokens: int = 5                             # generated tokens, at least
-    max_new_tokens: int = 40                            # generated tokens, at most (after any forced prefix)
-    precision: str = "auto"                             # auto, fp32, bf16 or fp16 (see citesum_nb.train.resolve_precision)
+    min_new_tokens: int = 5                             # generated tokens of a test prediction, at least
+    max_new_tokens: int = 40                            # generated tokens of a test prediction, at most (after any forced prefix)
     max_test_examples: int = 0                          # cap on test instances (0 for all)
     n_boot: int = 1000                                  # bootstrap samples of the comparison with the BM25 baseline
-    seed: int = 0                                       # seed of training and of the bootstrap
     published: str = ""  # the published numbers ("": the copy shipped in citesum_nb/published/summary_cloze.yaml)
+    # Trainer settings (TrainSettings) whose defaults differ here
+    lr: float = 1e-3                                    # learning rate (the tiny random demo model needs a high one; 3e-5 for BART)
+    max_steps: int = 30                                 # optimisation steps; -1 to train for `epochs`
+    eval_steps: int = 15                                # evaluate on validation (ROUGE-2) every N steps (input and none modes); also the checkpoint interval
+    max_source_length: int = 512                        # input tokens (truncated)
+    max_target_length: int = 160                        # target tokens (truncated): the cloze, after the context in prefix mode
+    num_beams: int | None = 2                           # beams for the test predictions
+    min_length: int | None = 5                          # generation min length in tokens, for validation during training (start tokens included)
+    max_length: int | None = 42                         # generation max length in tokens, for validation during training (start tokens included)
+    disable_tqdm: bool = True                           # no progress bars
+
+    def preset_dataset(self)->None:
+        "No dataset preset: a null beam count or length is an error"
+        return None
 
     def validate(self):
-        for n in ("max_words", "max_context_words", "batch_size", "max_source_length", "max_target_length", "num_beams", "max_new_tokens"):
-            self.require(n, getattr(self, n) > 0, "must be positive")
+        "The Trainer settings, then the extractive step's and the test predictions' sizes"
+        super().validate()
+        for n in ("max_words", "max_context_words", "max_new_tokens"): self.require(n, getattr(self, n) > 0, "must be positive")
         self.require("min_new_tokens", 0 <= self.min_new_tokens <= self.max_new_tokens, "must be between 0 and max_new_tokens")
-        self.require("max_steps", self.max_steps == -1 or self.max_steps > 0, "must be positive, or -1 to train for `epochs`")
-        self.require("lr", self.lr > 0, "must be positive")
 
 # %% ../nbs/11b_cloze_model.ipynb #80b7010b
 def last_words(text:str, n:int)->str:
@@ -98,7 +103,6 @@ def cloze_perplexity(model_dir,          # a trained model folder
     "Perplexity of the gold clozes (prefix tokens excluded)"
     import torch
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
-    from citesum_nb.train import decoder_start_ids
     tok, model = AutoTokenizer.from_pretrained(str(model_dir)), AutoModelForSeq2SeqLM.from_pretrained(str(model_dir)).eval()
     lead = len(decoder_start_ids(model, tok)) - 1          # special tokens a target starts with (BART: <s>)
     nll, n = 0.0, 0
@@ -127,20 +131,15 @@ def _quiet_transformers():
 
 def _train(p:ClozeModelParams, pairs:dict, out:Path):
     "Fine-tune the model of `p` on the training pairs; returns (model folder, trainer metrics)"
-    from citesum_nb.train import make_tiny_model, train_seq2seq
     model = p.model_name_or_path or make_tiny_model([e[k] for e in pairs["train"] for k in ("src", "tgt")], out/"tiny_model",
                                                     arch=p.tiny_arch, seed=p.seed)
     val = pairs["val"] if p.context != "prefix" and pairs["val"] else None
     with _quiet_transformers():
-        m = train_seq2seq(pairs["train"], val, model, out/"model", test_ds=[], lr=p.lr, batch_size=p.batch_size, max_steps=p.max_steps,
-                          epochs=p.epochs, eval_steps=p.eval_steps, max_source_length=p.max_source_length,
-                          max_target_length=p.max_target_length, num_beams=p.num_beams, min_length=p.min_new_tokens,
-                          max_length=p.max_new_tokens + 2, precision=p.precision, seed=p.seed, disable_tqdm=True)
+        m = train_seq2seq(pairs["train"], val, model, out/"model", test_ds=[], settings=TrainSettings.of(p))
     return out/"model"/"best", m
 
 def train_cloze_model(p:ClozeModelParams, data:dict)->dict:
     "Train, generate and score the two-step model on `data` (split -> instances); returns the metrics (also metrics.json)"
-    from citesum_nb.train import generate
     out, t0 = ensure_dir(p.out_dir), time.time()
     stats = bm25_stats(data["train"])
     test = data["test"][:p.max_test_examples] if p.max_test_examples else data["test"]

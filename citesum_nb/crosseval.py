@@ -20,18 +20,18 @@ from typing import ClassVar, Literal
 import numpy as np
 import pandas as pd
 import matplotlib.pyplot as plt
-import seaborn as sns
 import yaml
 
 from .core import CitesumError, ensure_dir, save_table, seed_everything
 from typing import Annotated
-from .params import FilePath, NestedPaths, PathOrName, StageParams
-from .data import load_split, source_sentences, text_sentences
+from .params import FilePath, NestedPaths, PathOrName
+from .data import first_text, load_split, source_sentences, text_sentences
 from .metrics import RougeTokenizer, ngram_score, ngrams, per_example_rouge
 from .evaluate import HEURISTIC_RE, overlap_report
 from .build import split_without_leakage, build_sample_dataset
-from .bias import dataset_bias, bias_table, plot_bias
-from .analysis import save_figure
+from .models import ARCHS, generate, make_tiny_model
+from .train import train_seq2seq
+from .train_settings import TrainSettings
 
 # %% ../nbs/12_crosseval.ipynb #c2587466
 SYSTEMS = ("lead", "oracle", "logreg", "seq2seq")
@@ -57,34 +57,42 @@ def check_dataset_spec(spec:dict,  # one dataset mapping of the `datasets` param
 
 # %% ../nbs/12_crosseval.ipynb #b36ca333
 @dataclass
-class CrossEvalParams(StageParams):
-    "Parameters of the cross-dataset evaluation notebook"
+class CrossEvalParams(TrainSettings):
+    "Parameters of the cross-dataset evaluation notebook; the seq2seq system trains with `TrainSettings`"
     notebook: ClassVar[str] = "12_crosseval"
     datasets: Annotated[list[dict], NestedPaths(("path",))] = field(default_factory=list)  # dataset specs (see above); empty: CiteSum, CiteSum-AIC and Title from the bundled sample
     systems: list[str] = field(default_factory=lambda: list(SYSTEMS))  # systems to evaluate: lead, oracle, logreg, seq2seq
     metric: Literal["rouge1", "rouge2", "rougeL", "rougeLsum"] = "rouge1"  # score of the matrix behind the scalars and plots (F1 x 100; every ROUGE matrix is saved)
     compare: list[str] = field(default_factory=lambda: ["logreg/lead", "seq2seq/logreg"])  # system pairs A/B shown as difference heatmaps
     split_ratios: list[float] = field(default_factory=lambda: [0.6, 0.2, 0.2])  # train/val/test shares of the datasets split by paper
-    seed: int = 0                      # seed of the joint split, the tiny models and training
     max_train_examples: int = 0        # first N training examples per dataset; 0: all
     max_test_examples: int = 0         # first N test examples per dataset; 0: all
     extract_sentences: int = 1         # sentences the extractive systems select (a dataset may set its own)
     model_name_or_path: PathOrName = ""  # seq2seq checkpoint fine-tuned on each dataset; empty: a tiny randomly initialised model (NOT pretrained)
-    tiny_arch: Literal["bart", "pegasus", "t5"] = "bart"  # architecture of the tiny model
-    max_steps: int = 10                # seq2seq training steps per dataset
-    lr: float = 0.001                  # seq2seq learning rate
-    batch_size: int = 8                # seq2seq batch size (training and generation)
-    num_beams: int = 1                 # beams at generation
-    min_length: int = 5                # minimum generated tokens (a dataset may set its own)
-    max_length: int = 20               # maximum generated tokens (a dataset may set its own)
-    max_source_length: int = 128       # input truncation in tokens
-    precision: Literal["auto", "fp32", "bf16", "fp16"] = "auto"  # seq2seq training precision
+    tiny_arch: Literal[ARCHS] = "bart"  # architecture of the tiny model
     factuality_model: PathOrName = ""  # FactCC checkpoint (folder or Hub name, e.g. manueldeprada/FactCC); empty: off
     overlap_threshold: float = 0.9     # TF-IDF cosine from which a train/test pair of sources is a near-duplicate
     bias_max_examples: int = 200       # first N test examples per dataset for the bias table; 0: all
     out_dir: FilePath = "../runs/demo/12_crosseval"  # results/*.md|csv, predictions and models go here
     fig_dir: FilePath = "../runs/demo/12_crosseval/figures"  # figures (PNG and PDF) go here
+    # Trainer settings (TrainSettings) of the seq2seq system whose defaults differ here
+    seed: int = 0                      # random seed: of the joint split, the tiny models and training
+    max_steps: int = 10                # optimisation steps per dataset; -1 to train for `epochs`
+    lr: float = 0.001                  # learning rate
+    num_beams: int | None = 1          # beams for the test predictions
+    min_length: int | None = 5         # generation min length in tokens (a dataset may set its own)
+    max_length: int | None = 20        # generation max length in tokens (a dataset may set its own)
+    max_source_length: int = 128       # input tokens (truncated)
+    save_total_limit: int = 1          # checkpoints kept on disk
+    predict_batch_size: int = 8        # generation batch size of the final predictions
+    disable_tqdm: bool = True          # no progress bars
+
+    def preset_dataset(self)->None:
+        "No dataset preset (each dataset may set its own lengths): a null beam count or length is an error"
+        return None
+
     def validate(self):
+        super().validate()
         for d in self.datasets: check_dataset_spec(d)
         names = [d["name"] for d in self.datasets]
         self.require("datasets", len(names) == len(set(names)), "dataset names must be unique")
@@ -95,8 +103,7 @@ class CrossEvalParams(StageParams):
         r = self.split_ratios
         self.require("split_ratios", len(r) == 3 and min(r) >= 0 and r[0] > 0 and r[2] > 0 and abs(sum(r) - 1) < 1e-6, "three shares (train, val, test) summing to 1")
         for k in ("max_train_examples", "max_test_examples", "bias_max_examples"): self.require(k, getattr(self, k) >= 0, "must be >= 0 (0 = all)")
-        for k in ("extract_sentences", "max_steps", "batch_size", "num_beams", "min_length", "max_source_length"): self.require(k, getattr(self, k) >= 1, "must be >= 1")
-        self.require("max_length", self.max_length >= self.min_length, "must be at least min_length")
+        for k in ("extract_sentences", "min_length"): self.require(k, getattr(self, k) >= 1, "must be >= 1")
         self.require("overlap_threshold", 0 < self.overlap_threshold <= 1, "a cosine similarity in (0, 1]")
 
 # %% ../nbs/12_crosseval.ipynb #df4c402a
@@ -165,6 +172,7 @@ def plot_comparison(cmp:dict,   # from `compare_systems`
                     title:str,  # e.g. "logreg − lead"
                    )->plt.Figure:
     "ΔU and ΔÛ heatmaps side by side (rows: training dataset; columns: test dataset and avg)"
+    import seaborn as sns
     fig, axes = plt.subplots(1, 2, figsize=(2 + 2.2 * len(cmp["delta_u"].columns), 0.6 + 0.45 * len(cmp["delta_u"])), layout="constrained")
     for ax, key, label in ((axes[0], "delta_u", "ΔU (points)"), (axes[1], "delta_u_hat", "ΔÛ (× 100)")):
         D = cmp[key]; m = float(np.nanmax(np.abs(D.to_numpy()), initial=0)) or 1.0
@@ -182,6 +190,7 @@ def plot_matrix(U,          # a cross-dataset matrix
                 title:str,  # e.g. "logreg, ROUGE-1 F"
                )->plt.Figure:
     "U and Û heatmaps side by side"
+    import seaborn as sns
     U = as_matrix(U)
     fig, axes = plt.subplots(1, 2, figsize=(2 + 2 * len(U), 0.6 + 0.45 * len(U)), layout="constrained")
     for ax, M, label, fmt in ((axes[0], U, "U", ".1f"), (axes[1], normalized_matrix(U, strict=False) * 100, "Û × 100", ".0f")):
@@ -206,6 +215,7 @@ def plot_scalars(table:pd.DataFrame,  # columns system, kind (extractive/abstrac
                  title:str="",
                 )->plt.Figure:
     "Stiffness and stableness bars per system, extractive and abstractive systems in two colours"
+    import seaborn as sns
     pal = {"extractive": "#d9d24c", "abstractive": "#b4b4a9"}
     fig, axes = plt.subplots(2, 1, figsize=(max(3.0, 0.45 * len(table) + 1), 4), layout="constrained")
     for ax, col in zip(axes, ("stiffness", "stableness")):
@@ -219,10 +229,6 @@ def plot_scalars(table:pd.DataFrame,  # columns system, kind (extractive/abstrac
     return fig
 
 # %% ../nbs/12_crosseval.ipynb #d2bf9a30
-def _first(x)->str:
-    if isinstance(x, (list, tuple)): return next((str(s) for s in x if s and str(s).strip()), "")
-    return "" if x is None else str(x)
-
 def _records(spec:dict, split:str|None, sample_dir)->list:
     "Records of one split (None: every split there is) of a dataset spec, with src/tgt as the spec asks and a `paper` key"
     path = spec["path"] or str(sample_dir)
@@ -239,8 +245,8 @@ def _records(spec:dict, split:str|None, sample_dir)->list:
     out, seen = [], set()
     for r in recs:
         paper = str(r.get(spec["paper_key"]) or r["id"])
-        src = " ".join(p for p in [r["src"], _first(r.get("introduction")), _first(r.get("conclusion"))] if p.strip()) if spec["source"] == "aic" else r["src"]
-        tgt = [_first(r.get("title")).strip()] if spec["target"] == "title" else r["tgt"]
+        src = " ".join(p for p in [r["src"], first_text(r.get("introduction")), first_text(r.get("conclusion"))] if p.strip()) if spec["source"] == "aic" else r["src"]
+        tgt = [first_text(r.get("title")).strip()] if spec["target"] == "title" else r["tgt"]
         if spec["target"] == "title" and (paper in seen or not tgt[0]): continue
         seen.add(paper)
         rec = {"id": str(r["id"]), "paper": paper, "src": " ".join(src.split()), "tgt": tgt}
@@ -379,20 +385,16 @@ class Seq2SeqSystem:
     def __init__(self, p:CrossEvalParams): self.p, self.path = p, None
     def fit(self, train, work_dir):
         import datasets
-        from citesum_nb.train import make_tiny_model, train_seq2seq
         p, work = self.p, ensure_dir(work_dir)
         model = p.model_name_or_path or make_tiny_model(train.to_list(), work/"tiny_model", arch=p.tiny_arch, seed=p.seed)
         pairs = datasets.Dataset.from_dict({"src": list(train["src"]), "tgt": [t[0] for t in train["tgt"]]})
-        train_seq2seq(pairs, None, model, work, lr=p.lr, batch_size=p.batch_size, max_steps=p.max_steps, seed=p.seed,
-                      precision=p.precision, max_source_length=p.max_source_length, num_beams=p.num_beams,
-                      min_length=p.min_length, max_length=p.max_length, save_total_limit=1, disable_tqdm=True)
+        train_seq2seq(pairs, None, model, work, settings=TrainSettings.of(p))
         fitted = Seq2SeqSystem(p); fitted.path = work/"best"
         return fitted
     def predict(self, test, spec:dict)->list:
-        from citesum_nb.train import generate
         if self.path is None: raise CitesumError("fit the seq2seq system before predicting")
         p = self.p
-        return generate(str(self.path), list(test["src"]), num_beams=p.num_beams, batch_size=p.batch_size,
+        return generate(str(self.path), list(test["src"]), num_beams=p.num_beams, batch_size=p.predict_batch_size,
                         min_length=int(spec.get("min_length", p.min_length)), max_length=int(spec.get("max_length", p.max_length)),
                         max_source_length=p.max_source_length)
 
@@ -508,6 +510,7 @@ def run_crosseval(p:CrossEvalParams,  # checked parameters
     res = {"data": data, "matrices": mats, "kinds": kinds, "scalars": _scalars(mats, kinds), "timing_s": timing,
            "comparisons": _comparisons(mats, p.systems, p.metric), "factuality_note": fact_note,
            "overlap": overlap_table(data, p.overlap_threshold), "paper_leaks": paper_leaks(data)}
+    from citesum_nb.bias import bias_table, dataset_bias   # seaborn and nltk: imported when a run needs them
     res["bias"] = bias_table({n: dataset_bias(d["test"], "all", p.bias_max_examples)[0] for n, d in data.items()})
     for k, fmt in (("scalars", ".2f"), ("comparisons", ".4g"), ("bias", ".3f")): save_table(res[k], out, f"12_{k}", floatfmt=fmt)
     for k in ("overlap", "paper_leaks"): _save_matrix(res[k], out, f"12_{k}")
