@@ -547,9 +547,9 @@ def transfer_cli(argv:list|None=None)->int:
 
 # %% ../nbs/10_cli.ipynb #dc32776d
 _S2ORC_OPTIONS = {"s2orc_dir": "--s2orc", "fmt": "--format"}   # parameter -> option, the same in every command that reads S2ORC
-_RESOLVE_FIELDS = ["s2orc_dir", "fmt", "min_refs", "windows", "representations", "scorers", "inlinks_exclude", "extra_inlinks",
-                   "scheduler", "workers", "docs_per_task"]
-_RESOLVE_JSON_KEYS = ["scorer", "representation", "window", "accuracy", "random_baseline", "n_docs", "n_citations"]
+_RESOLVE_FIELDS = ["s2orc_dir", "fmt", "min_refs", "windows", "representations", "scorers", "inlinks_exclude", "text", "window_count",
+                   "average", "extra_inlinks", "scheduler", "workers", "docs_per_task"]
+_RESOLVE_JSON_KEYS = ["scorer", "representation", "window", "accuracy", "random_baseline", "n_docs", "n_contexts", "n_citations"]
 
 def resolve_cli(argv:list|None=None)->int:
     "`citesum resolve`: citation resolution (Duma & Klein 2014) on an S2ORC folder; prints the results table"
@@ -557,7 +557,7 @@ def resolve_cli(argv:list|None=None)->int:
     ap = argparse.ArgumentParser(prog="citesum resolve", description="Citation resolution (Duma & Klein, ACL 2014): rank each "
                                  "citation's candidates (the citing paper's collection-internal references) by similarity to its context.")
     add_cli_options(ap, ResolveParams, _RESOLVE_FIELDS, options=_S2ORC_OPTIONS)
-    ap.add_argument("--out", help="also write the tables (results/*.md, *.csv) and per_citation.csv.gz here")
+    ap.add_argument("--out", help="also write the tables (results/*.md, *.csv) and per_context.csv.gz here")
     ap.add_argument("--json", action="store_true", help="end with one line of JSON: rows, ordering, bad input, seconds")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
     a = vars(ap.parse_args(argv))
@@ -567,16 +567,16 @@ def resolve_cli(argv:list|None=None)->int:
     t0 = time.time()
     corpus = gather_corpus(p.s2orc_dir, p.fmt, p.scheduler, p.workers, p.progress, p.extra_inlinks)
     per = resolve_corpus(corpus, p)
-    table, secs = results_table(per, p.min_refs), time.time() - t0
+    table, secs = results_table(per, p.min_refs, p.average), time.time() - t0
     ordering = paper_ordering(table)
     print(table.drop(columns=["min_refs"]).to_markdown(index=False, floatfmt=".3f"))
     print("\n" + ordering.to_markdown(index=False, floatfmt=".3f"))
     print(f"\nbad input: {', '.join(f'{k}: {v}' for k, v in sorted(corpus.log.counts.items())) or 'none'}")
     print(f"{len(corpus.papers)} papers, min_refs {p.min_refs}: {table['n_docs'].iloc[0]} documents, "
-          f"{table['n_citations'].iloc[0]} citations; {secs:.1f} s")
+          f"{table['n_contexts'].iloc[0]} citation contexts, {table['n_citations'].iloc[0]} citations; {secs:.1f} s")
     if out:
         for name, t in [("09_resolution", table), ("09_ordering", ordering)]: save_table(t, out, name, floatfmt=".3f")
-        per.to_csv(ensure_dir(out)/"per_citation.csv.gz", index=False)
+        per.to_csv(ensure_dir(out)/"per_context.csv.gz", index=False)
     if as_json:
         print(json.dumps({"rows": table[_RESOLVE_JSON_KEYS].to_dict("records"), "ordering": ordering.to_dict("records"),
                           "bad_input": corpus.log.to_dict(), "seconds": round(secs, 2)}, default=float))
@@ -670,7 +670,7 @@ def crosseval_cli(argv:list|None=None)->int:
 # %% ../nbs/10_cli.ipynb #fdae2934
 def bias_cli(argv:list|None=None)->int:
     "`citesum bias`: CDEvalSumm's dataset-bias measures of one dataset split"
-    from citesum_nb.bias import BIAS_COLUMNS, dataset_bias
+    from citesum_nb.bias import BIAS_COLUMNS, BiasParams, dataset_bias
     from citesum_nb.data import FORMAT_COLUMNS, load_split
     ap = argparse.ArgumentParser(prog="citesum bias", description="CDEvalSumm's dataset-bias measures (coverage, density, "
                                  "compression, copy length, novelty-2, repetition-3, sentence fusion) of a dataset split")
@@ -679,17 +679,18 @@ def bias_cli(argv:list|None=None)->int:
     ap.add_argument("--format", "--fmt", dest="fmt", default=None, choices=sorted(FORMAT_COLUMNS), help="force the dataset format")
     ap.add_argument("--src-col", default=None, help="source column (local files with other column names)")
     ap.add_argument("--tgt-col", default=None, help="reference column")
-    ap.add_argument("--references", default="all", choices=["all", "first"], help="every reference is a pair, or the first only")
+    add_cli_options(ap, BiasParams, ["references", "tokenizer", "lemmas"])   # defaults: the released code's protocol
     ap.add_argument("--max-examples", type=int, default=0, help="only the first N examples (0 = all)")
     ap.add_argument("--out", default=None, help="also write the per-pair values to this CSV file")
     ap.add_argument("--json", action="store_true", help="print one JSON object (the last line)")
     a = ap.parse_args(argv)
     if a.max_examples < 0: raise CitesumError(f"--max-examples must be >= 0, got {a.max_examples}")
     ds = load_split(a.data, a.split, fmt=a.fmt, src_col=a.src_col, tgt_col=a.tgt_col)
-    res, per = dataset_bias(ds, a.references, a.max_examples)
+    b = BiasParams.from_dict({k: v for k, v in vars(a).items() if k in ("references", "tokenizer", "lemmas")}, "options")
+    res, per = dataset_bias(ds, b.references, a.max_examples, b.tokenizer, b.lemmas)
     if a.out: ensure_dir(Path(a.out).parent); per.to_csv(a.out, index=False)
     if a.json: print(json.dumps(res)); return 0
-    print(f"{a.data} [{a.split}], {res['n']} document-summary pairs (references: {a.references})")
+    print(f"{a.data} [{a.split}], {res['n']} document-summary pairs (references: {b.references}, tokenizer: {b.tokenizer}, lemmas: {b.lemmas})")
     for k in BIAS_COLUMNS: print(f"  {k:13} {res[k]:.4f}")
     return 0
 
