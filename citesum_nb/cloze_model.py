@@ -23,15 +23,17 @@ from .cloze import SPLITS, ClozeParams, build_cloze, published_numbers
 from .cloze_baselines import bm25_stats, extract, first_words, load_cloze
 
 # %% ../nbs/11b_cloze_model.ipynb #7a8bee8f
+from .params import FilePath, PathOrName
+
 EXTRACTORS = {"lead200": "LEAD-200", "bm25": "BM25", "labels": "HEURISTIC LABELS"}
 
 @dataclass
 class ClozeModelParams(StageParams):
     "Parameters of the two-step abstractive cloze model (nbs/11b_cloze_model.ipynb)"
     notebook: ClassVar[str] = "11b_cloze_model"
-    data_dir: str = ""                                  # a built cloze folder; empty: build the bundled sample first
-    out_dir: str = "../runs/demo/11b_cloze_model"       # model, predictions, metrics and tables go here
-    model_name_or_path: str = ""                        # Hub name or folder (facebook/bart-large); empty: a tiny random model (NOT pretrained)
+    data_dir: PathOrName = ""                           # a built cloze folder; empty: build the bundled sample first
+    out_dir: FilePath = "../runs/demo/11b_cloze_model"  # model, predictions, metrics and tables go here
+    model_name_or_path: PathOrName = ""                 # Hub name or folder (facebook/bart-large); empty: a tiny random model (NOT pretrained)
     tiny_arch: Literal["bart", "pegasus", "t5"] = "bart"  # architecture of the tiny model
     extractor: Literal["lead200", "bm25", "labels"] = "bm25"  # extractive step (labels: the heuristic labels, an upper bound)
     max_words: int = 200                                # words of the documents the extractive step keeps
@@ -52,7 +54,7 @@ class ClozeModelParams(StageParams):
     max_test_examples: int = 0                          # cap on test instances (0 for all)
     n_boot: int = 1000                                  # bootstrap samples of the comparison with the BM25 baseline
     seed: int = 0                                       # seed of training and of the bootstrap
-    published: str = ""  # the published numbers ("": the copy shipped in citesum_nb/published/summary_cloze.yaml)
+    published: FilePath = ""  # the published numbers ("": the copy shipped in citesum_nb/published/summary_cloze.yaml)
 
     def validate(self):
         for n in ("max_words", "max_context_words", "batch_size", "max_source_length", "max_target_length", "num_beams", "max_new_tokens"):

@@ -19,11 +19,13 @@ from .s2orc import BadInputLog, fast_paper_id, find_shards, parse_fulltext, pars
 from .transfer import GENERATION_PRESETS, finalize_prediction
 
 # %% ../nbs/13_summarize.ipynb #582da9a7
+from .params import FilePath, PathOrName
+
 @dataclass
 class SummarizeParams(StageParams):
     "Parameters of `summarize`, `citesum summarize` and the notebook's demo"
     notebook: ClassVar[str] = "13_summarize"
-    model: str = ""                       # model folder or Hugging Face Hub name; empty: a tiny random model trained on the bundled sample (demo only)
+    model: PathOrName = ""                # model folder or Hugging Face Hub name; empty: a tiny random model trained on the bundled sample (demo only)
     prompt: str = "This paper"            # words every TLDR starts with (forced on the decoder); empty: no prompt
     post_process: Literal["remove_ref", "ref_to_this_paper", "none"] = "remove_ref"  # what happens to the REF placeholder: remove_ref (the paper), ref_to_this_paper, none
     num_beams: int = 1                    # beams (the paper's SciTLDR setting: greedy)
@@ -32,7 +34,7 @@ class SummarizeParams(StageParams):
     batch_size: int = 16                  # abstracts per generate call (sorted by length first)
     device: Literal["auto", "cpu", "cuda"] = "auto"  # auto (a GPU when there is one), cpu or cuda
     max_source_length: int = 1024         # input tokens read by the model; longer abstracts are cut with a warning
-    out_dir: str = "../runs/demo/13_summarize"  # where the demo writes its model and files
+    out_dir: FilePath = "../runs/demo/13_summarize"  # where the demo writes its model and files
 
     def validate(self):
         for n in ("num_beams", "batch_size", "min_length", "max_length"): self.require(n, getattr(self, n) >= 1, "must be at least 1")
