@@ -29,19 +29,21 @@ from .metrics import lcs_length, ngram_score, ngrams
 from .data import load_split, source_sentences, text_sentences
 
 # %% ../nbs/12a_bias.ipynb #f7f53472
+from .params import FilePath, PathOrName
+
 @dataclass
 class BiasParams(StageParams):
     "Parameters of the dataset-bias notebook"
     notebook: ClassVar[str] = "12a_bias"
-    data_dir: str = ""                    # dataset to measure (folder, file or Hub name); empty: the bundled sample built into out_dir
-    scitldr_dir: str = ""                 # SciTLDR-A folder or allenai/scitldr; empty: the shared copy when present; none: skip
+    data_dir: PathOrName = ""             # dataset to measure (folder, file or Hub name); empty: the bundled sample built into out_dir
+    scitldr_dir: PathOrName = ""          # SciTLDR-A folder or allenai/scitldr; empty: the shared copy when present; none: skip
     split: str = "test"                   # split to measure
     references: Literal["first", "all"] = "first"  # one summary per document, the first reference (the released code), or every reference
     tokenizer: Literal["spacy", "treebank"] = "spacy"  # tokens of coverage, density, compression, copy length: spaCy's (the released code) or NLTK Treebank
     lemmas: Literal["lookup", "none"] = "lookup"  # sentence fusion compares spaCy's lookup lemmas (spaCy 2.2+ with spacy-lookups-data), or words
     max_examples: int = 100               # first N examples per dataset; 0: all
-    out_dir: str = "../runs/demo/12a_bias"  # results/*.md|csv go here
-    fig_dir: str = "../runs/demo/12a_bias/figures"  # figures (PNG and PDF) go here
+    out_dir: FilePath = "../runs/demo/12a_bias"  # results/*.md|csv go here
+    fig_dir: FilePath = "../runs/demo/12a_bias/figures"  # figures (PNG and PDF) go here
     def validate(self):
         self.require("max_examples", self.max_examples >= 0, "must be 0 (all) or a positive number of examples")
         self.require("split", bool(self.split.strip()), "name a split (train, val or test)")

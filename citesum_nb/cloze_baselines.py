@@ -27,13 +27,15 @@ from .evaluate import paired_significance
 from .cloze import SPLITS, ClozeParams, build_cloze, published_numbers
 
 # %% ../nbs/11a_cloze_baselines.ipynb #1432178c
+from .params import FilePath, PathOrName
+
 @dataclass
 class ClozeBaselinesParams(StageParams):
     "Parameters of the summary-cloze baselines (nbs/11a_cloze_baselines.ipynb)"
     notebook: ClassVar[str] = "11a_cloze_baselines"
-    data_dir: str = ""                                   # a built cloze folder (train/val/test.jsonl); empty: build the bundled sample first
-    out_dir: str = "../runs/demo/11a_cloze_baselines"    # tables and predictions go to <out_dir>/results
-    split: Literal["val", "test"] = "test"               # the split to score
+    data_dir: PathOrName = ""                            # a built cloze folder (train/val/test.jsonl); empty: build the bundled sample first
+    out_dir: FilePath = "../runs/demo/11a_cloze_baselines"  # tables and predictions go to <out_dir>/results
+    split: str = "test"                                  # the split to score: val or test
     k1: float = 1.2                                      # BM25 term-frequency saturation
     b: float = 0.75                                      # BM25 length normalisation
     bm25_df: Literal["instances", "documents"] = "instances"  # BM25 statistics over the training instances' sentences (the authors), or each distinct document once
@@ -44,9 +46,10 @@ class ClozeBaselinesParams(StageParams):
     n_boot: int = 1000                                   # bootstrap samples of the significance tests
     seed: int = 0                                        # seed of the bootstrap
     n_jobs: int = 1                                      # worker processes for ROUGE
-    published: str = ""  # the published numbers ("": the copy shipped in citesum_nb/published/summary_cloze.yaml)
+    published: FilePath = ""  # the published numbers ("": the copy shipped in citesum_nb/published/summary_cloze.yaml)
 
     def validate(self):
+        self.require("split", self.split in ("val", "test"), "must be val or test")
         self.require("k1", self.k1 >= 0, "must be non-negative"); self.require("b", 0 <= self.b <= 1, "must be in [0, 1]")
         self.require("betas", bool(self.betas) and min(self.betas) > 0, "must be positive numbers")
         self.require("lambda_step", 0 < self.lambda_step <= 1, "must be in (0, 1]")

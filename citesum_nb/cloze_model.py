@@ -25,15 +25,17 @@ from .train import train_seq2seq
 from .train_settings import TrainSettings
 
 # %% ../nbs/11b_cloze_model.ipynb #7a8bee8f
+from .params import FilePath, PathOrName
+
 EXTRACTORS = {"lead200": "LEAD-200", "bm25": "BM25", "labels": "HEURISTIC LABELS"}
 
 @dataclass
 class ClozeModelParams(TrainSettings):
     "Parameters of the two-step abstractive cloze model (nbs/11b_cloze_model.ipynb); training takes `TrainSettings`"
     notebook: ClassVar[str] = "11b_cloze_model"
-    data_dir: str = ""                                  # a built cloze folder; empty: build the bundled sample first
-    out_dir: str = "../runs/demo/11b_cloze_model"       # model, predictions, metrics and tables go here
-    model_name_or_path: str = ""                        # Hub name or folder (facebook/bart-large); empty: a tiny random model (NOT pretrained)
+    data_dir: PathOrName = ""                           # a built cloze folder; empty: build the bundled sample first
+    out_dir: FilePath = "../runs/demo/11b_cloze_model"  # model, predictions, metrics and tables go here
+    model_name_or_path: PathOrName = ""                 # Hub name or folder (facebook/bart-large); empty: a tiny random model (NOT pretrained)
     tiny_arch: Literal[ARCHS] = "bart"                  # architecture of the tiny model
     extractor: Literal["lead200", "bm25", "labels"] = "bm25"  # extractive step (labels: the heuristic labels, an upper bound)
     max_words: int = 200                                # words of the documents the extractive step keeps
@@ -44,7 +46,7 @@ class ClozeModelParams(TrainSettings):
     max_new_tokens: int = 40                            # generated tokens of a test prediction, at most (after any forced prefix)
     max_test_examples: int = 0                          # cap on test instances (0 for all)
     n_boot: int = 1000                                  # bootstrap samples of the comparison with the BM25 baseline
-    published: str = ""  # the published numbers ("": the copy shipped in citesum_nb/published/summary_cloze.yaml)
+    published: FilePath = ""  # the published numbers ("": the copy shipped in citesum_nb/published/summary_cloze.yaml)
     # Trainer settings (TrainSettings) whose defaults differ here
     lr: float = 1e-3                                    # learning rate (the tiny random demo model needs a high one; 3e-5 for BART)
     max_steps: int = 30                                 # optimisation steps; -1 to train for `epochs`

@@ -71,6 +71,9 @@ def parse_window(text:str)->tuple:
     return int(m[1]), int(m[2])
 
 # %% ../nbs/09_citation_resolution.ipynb #af3c59d9
+from .params import FilePath
+from .engine import Scheduler
+
 PAPER_WINDOWS = ["5:5", "10:10", "10:5", "20:20", "30:30"]
 PAPER_REPRESENTATIONS = ["full_text", "title_abstract", "passage250", "passage350", "passage400", "inlink_context10",
                          "inlink_context20", "inlink_context30", "inlink_context20+full_text", "inlink_context20+title_abstract",
@@ -85,7 +88,7 @@ def expand_representations(names:list)->list:
 class ResolveParams(StageParams):
     "Parameters of citation resolution (notebook 09 and `citesum resolve`)"
     notebook: ClassVar[str] = "09_citation_resolution"
-    s2orc_dir: str = ""  # S2ORC folder (either layout), empty for the bundled sample corpus
+    s2orc_dir: FilePath = ""  # S2ORC folder (either layout), empty for the bundled sample corpus
     fmt: Literal["auto", "s2orc-2020", "s2-api"] = "auto"  # layout of s2orc_dir
     min_refs: int = 2  # a test document has at least this many collection-internal references (the paper: 8)
     report_min_refs: list[int] = field(default_factory=lambda: [2, 3, 5, 8])  # thresholds of the per-threshold table
@@ -96,14 +99,14 @@ class ResolveParams(StageParams):
     text: Literal["sklearn", "stemmed"] = "sklearn"  # index terms: TfidfVectorizer's defaults (the paper), or stop words dropped and Porter stems
     window_count: Literal["words", "terms"] = "words"  # a window of w holds w words (dropped words go after cutting), or w index terms
     average: Literal["contexts", "citations"] = "contexts"  # accuracy over citation contexts (the paper), or over citations
-    extra_inlinks: str = ""  # JSONL(.gz) of extra citances (paper_id, citing_paper_id, citance), e.g. ScisummNet's; empty for none
-    scheduler: Literal["synchronous", "threads", "processes"] = "synchronous"  # Dask scheduler of the corpus pass and the resolution
+    extra_inlinks: FilePath = ""  # JSONL(.gz) of extra citances (paper_id, citing_paper_id, citance), e.g. ScisummNet's; empty for none
+    scheduler: Scheduler = "synchronous"  # Dask scheduler of the corpus pass and the resolution (see citesum_nb.engine)
     workers: int = 0  # Dask workers for threads or processes, 0 for one per core
     docs_per_task: int = 8  # test documents per Dask task
     progress: bool = True  # Dask progress bar on stderr for steps longer than a second
-    out_dir: str = "../runs/demo/09_citation_resolution"  # results tables and per-context results
-    fig_dir: str = "../runs/demo/09_citation_resolution/figures"  # figures
-    published: str = ""  # the published numbers ("": the copy shipped in citesum_nb/published/duma2014_table1.yaml)
+    out_dir: FilePath = "../runs/demo/09_citation_resolution"  # results tables and per-context results
+    fig_dir: FilePath = "../runs/demo/09_citation_resolution/figures"  # figures
+    published: FilePath = ""  # the published numbers ("": the copy shipped in citesum_nb/published/duma2014_table1.yaml)
 
     def validate(self):
         "Ranges, and every window and representation name"
