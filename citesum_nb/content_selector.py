@@ -30,6 +30,7 @@ from .cloze_baselines import (ClozeBaselinesParams, document_sentences, first_wo
 from .cloze_model import ClozeModelParams, PPL_OURS, PPL_PAPER, train_cloze_model
 
 # %% ../nbs/11c_content_selector.ipynb #0bb7827b
+from .params import FilePath, PathOrName
 VARIANTS = {"CONTENTSELECTOR": (True, True), "CONTENTSELECTOR -TOPIC": (False, True), "CONTENTSELECTOR -CONTEXT": (True, False),
             "CONTENTSELECTOR -TOPIC,-CONTEXT": (False, False)}   # name -> (use the topic, use the context)
 TWO_STEP_ROWS = {"HEURISTIC LABELS +C": ("labels", "prefix"), "HEURISTIC LABELS -C": ("labels", "none"),
@@ -41,12 +42,12 @@ TWO_STEP_ROWS = {"HEURISTIC LABELS +C": ("labels", "prefix"), "HEURISTIC LABELS 
 class ContentSelectorParams(StageParams):
     "Parameters of CONTENTSELECTOR and its experiments (nbs/11c_content_selector.ipynb)"
     notebook: ClassVar[str] = "11c_content_selector"
-    data_dir: str = ""                  # a built cloze folder; empty: build the bundled sample first
-    out_dir: str = "../runs/demo/11c_content_selector"  # tables, predictions and models go here
+    data_dir: PathOrName = ""           # a built cloze folder; empty: build the bundled sample first
+    out_dir: FilePath = "../runs/demo/11c_content_selector"  # tables, predictions and models go here
     split: str = "test"                 # the split to score
     variants: list[str] = field(default_factory=lambda: list(VARIANTS))  # CONTENTSELECTOR and its ablations to train
     embed_dim: int = 64                 # word vectors, and the sentence, topic and context representations (the paper: 200)
-    embeddings_file: str = ""           # GloVe-format text file of fixed word vectors (the paper); empty: trained from random
+    embeddings_file: FilePath = ""      # GloVe-format text file of fixed word vectors (the paper); empty: trained from random
     extractor_dim: int = 64             # the sentence extractor's bidirectional GRU, both directions (the paper: 600)
     ff_dim: int = 100                   # hidden layer of the extraction MLP (the paper: 100)
     dropout: float = 0.25               # dropout (the paper: 0.25)
@@ -56,19 +57,20 @@ class ContentSelectorParams(StageParams):
     min_count: int = 1                  # vocabulary: training tokens seen at least this often
     lr: float = 1e-3                    # Adam's learning rate (the paper: 1e-4)
     batch_size: int = 32                # instances per step (the paper: 32)
-    epochs: int = 20                    # passes over the training split; the best by validation ROUGE-2 recall is kept (the paper: 20)
+    epochs: float = 20                  # passes over the training split; the best by validation ROUGE-2 recall is kept (the paper: 20)
     grad_norm: float = 5.0              # gradient clipping (the paper: 5)
     max_words: int = 200                # budget of the extractive step, in words
     abstractive: dict = field(default_factory=lambda: {"max_steps": 10, "max_test_examples": 0})  # settings of 11b's ClozeModelParams for Tables 3 and 6
     two_step_rows: list[str] = field(default_factory=lambda: list(TWO_STEP_ROWS))  # rows of Tables 3 and 6 to train (empty: none)
     n_boot: int = 1000                  # bootstrap samples of the significance tests
     seed: int = 0                       # seed of initialisation, batching and the bootstrap
-    published: str = ""                 # the published numbers ("": the copy shipped in citesum_nb/published/summary_cloze.yaml)
+    published: FilePath = ""            # the published numbers ("": the copy shipped in citesum_nb/published/summary_cloze.yaml)
 
     def validate(self):
         for n in ("embed_dim", "extractor_dim", "ff_dim", "max_sentences", "max_sentence_tokens", "max_context_tokens", "min_count",
                   "batch_size", "epochs", "max_words", "n_boot"):
             self.require(n, getattr(self, n) > 0, "must be positive")
+        self.require("epochs", self.epochs == int(self.epochs), "must be a whole number of passes")
         for n in ("embed_dim", "extractor_dim"): self.require(n, getattr(self, n) % 2 == 0, "must be even (a bidirectional GRU halves it)")
         self.require("dropout", 0 <= self.dropout < 1, "must be in [0, 1)")
         self.require("lr", self.lr > 0, "must be positive")
@@ -228,7 +230,7 @@ def train_selector(data:dict, vocab:dict, p:ContentSelectorParams, use_topic:boo
     if not train: raise CitesumError("no training instance has a positive heuristic label; nothing to learn from")
     enc_val = [encode_instance(x, vocab, p) for x in data["val"]]
     best, hist = (-1.0, -1, None), []
-    for epoch in range(p.epochs):
+    for epoch in range(int(p.epochs)):
         model.train(); losses = []
         order = rng.permutation(len(train))
         for i in range(0, len(train), p.batch_size):

@@ -137,23 +137,19 @@ SHARED = {   # name -> (its one type, its one meaning), for every name that two 
     "prompt": (str, "words every generated summary starts with"),
     "experiment": (str, "the experiment id (a row id of an experiments table)"),
     "row": (str, "the row label shown in a results table"),
-    "table": (str, "the paper table of the experiment"),
+    "table": (Literal["", "5", "6", "7", "8", "9"], "the paper table of the experiment"),
     "target": (Literal["tldr", "title", "disci", "tldr/title", "tldr/title/disci"], "what the model generates"),
     "tiny_arch": (Literal["bart", "pegasus", "t5"], "the architecture of the tiny random model"),
     "precision": (PRECISION, "the training precision"),
     "lr": (float, "the learning rate"), "batch_size": (int, "examples per batch"), "epochs": (float, "training epochs"),
     "max_steps": (int, "optimisation steps"), "eval_steps": (int, "steps between evaluations"),
     "max_source_length": (int, "input tokens"), "max_target_length": (int, "target tokens"),
-    "num_beams": (int, "beams at test time"), "eval_num_beams": (int, "beams when generating for validation"),
-    "min_length": (int, "minimum generated tokens"), "max_length": (int, "maximum generated tokens"),
+    "num_beams": (int | None, "beams at test time; null: the dataset's generation preset"),
+    "eval_num_beams": (int, "beams when generating for validation"),
+    "min_length": (int | None, "minimum generated tokens; null: the dataset's preset"),
+    "max_length": (int | None, "maximum generated tokens; null: the dataset's preset"),
 }
-DIVERGING = {   # (class, name) -> why it differs today; the training classes (06/07/11b) are being unified (one TrainSettings)
-    ("TransferParams", "num_beams"): "int | None: null is the dataset's generation preset",
-    ("TransferParams", "min_length"): "int | None: null is the dataset's generation preset",
-    ("TransferParams", "max_length"): "int | None: null is the dataset's generation preset",
-    ("TransferParams", "table"): "a Literal of the transfer tables 6-9",
-    ("TransferParams", "target"): "a Literal without the multi-task targets",
-    ("ClozeModelParams", "precision"): "text, checked by resolve_precision",
+DIVERGING = {   # (class, name) -> why it differs; empty: every shared name has its one type
 }
 
 
@@ -161,7 +157,10 @@ def test_a_shared_name_has_one_type():
     "Every name two parameter classes share is in SHARED, and every class types it so (the exceptions are listed, with a reason)"
     seen, found = {}, set()
     for cls in stage_classes():
-        for n in cls.names(): seen.setdefault(n, {})[cls.__name__] = cls.types()[n]
+        for n in cls.names():   # a name inherited from one declaration (e.g. every TrainSettings field) has one home
+            home = next(k for k in reversed(cls.__mro__) if n in vars(k).get("__annotations__", {}))
+            assert cls.types()[n] == home.types()[n], f"{cls.__name__}.{n} re-declares {home.__name__}.{n} with another type"
+            seen.setdefault(n, {})[home.__name__] = cls.types()[n]
     for n, by_cls in seen.items():
         if len(by_cls) < 2: continue
         assert n in SHARED, f"{n} is shared by {sorted(by_cls)}: add it to SHARED with its one type and meaning"
