@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 import matplotlib.pyplot as plt
 import seaborn as sns
-import spacy
 from nltk.tokenize import NLTKWordTokenizer
 
 from .core import CitesumError, save_table
@@ -60,6 +59,7 @@ def sentence_tokens(sentence:str,  # one sentence
 @functools.cache
 def _spacy_en():
     "spaCy's English tokenizer (the rules of `en_core_web_sm`'s tokenizer; no model download)"
+    import spacy   # here, not at the top: spaCy loads torch through thinc, and `citesum bias --help` needs neither
     return spacy.blank("en").tokenizer
 
 def spacy_tokens(text:str,  # text as the released code passes it to spaCy

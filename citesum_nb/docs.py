@@ -202,7 +202,9 @@ def api_targets(lib:str="citesum_nb")->dict:
     out = {}
     for mod, names in importlib.import_module(f"{lib}._modidx").d["syms"].items():
         public = set(getattr(importlib.import_module(mod), "__all__", []))
-        for full, (url, _) in names.items(): out[url] = full if full[len(mod) + 1:].split(".")[0] in public else None
+        for full, (url, _) in names.items():
+            parts = full[len(mod) + 1:].split(".")   # a method is documented when its class is public and it is not private
+            out[url] = full if parts[0] in public and not any(p.startswith("_") for p in parts[1:]) else None
     return out
 
 _MD_LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s]+)\)")

@@ -290,10 +290,10 @@ def path_kinds(cls)->dict:
         if kind is not None: out[n] = kind
     return out
 
-_HUB_ID = re.compile(r"[\w.-]+(/[\w.-]+)?")
+_HUB_ID = re.compile(r"[\w.-]+(/[\w.-]+)?(:[\w.-]+)?")  # a Hub id, with a `:config` where a dataset has several
 
 def _can_be_name(v:str)->bool:
-    "Whether `v` can be a name rather than a path: a Hub id (`name` or `owner/name`), never `./x`, `../x`, `~/x` or `a/b/c`"
+    "Whether `v` can be a name rather than a path: a Hub id (`name`, `owner/name`, `owner/name:config`), never `./x`, `../x`, `~/x` or `a/b/c`"
     return bool(_HUB_ID.fullmatch(v)) and not v.startswith((".", "~"))
 
 def _resolved(v, kind, base):
