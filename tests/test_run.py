@@ -27,25 +27,6 @@ def _copy_checkout(dest:Path)->Path:
     return dest
 
 
-def test_demo_runs_in_a_clone_without_shared_data(tmp_path):
-    "README command 1 on a user's clone: no ../shared beside it, every stage runs, skipped steps say so in one line"
-    clone = _copy_checkout(tmp_path/"user"/"citesum-nb")
-    assert not any((p/"shared"/"data").exists() for p in clone.parents), "the temporary clone must have no shared/data above it"
-    exe = Path(sys.executable).with_name("citesum")
-    r = subprocess.run([str(exe), "run", "params/runs/demo.yaml"], cwd=clone, env=_user_env(clone), capture_output=True,
-                       text=True, timeout=1500)
-    assert r.returncode == 0, f"demo failed in a clone without shared data:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
-    run = clone/"runs"/"demo_run"
-    plan = yaml.safe_load((run/"run.yaml").read_text())["steps"]
-    for step in plan: assert (run/f"{step['name']}.ipynb").exists(), f"step {step['name']} left no executed notebook"
-    log = [json.loads(l) for l in (run/"run_log.jsonl").read_text().splitlines()]
-    assert log[-1]["status"] == "ok" and log[-1]["steps_run"] == [s["name"] for s in plan]
-    analysis = (run/"04_analysis.ipynb").read_text()
-    assert "skipped the SciTLDR rows" in analysis and "allenai/scitldr" in analysis   # one line that says where to get it
-    assert (run/"04_analysis"/"figures"/"04_extractiveness.png").exists()
-    assert "run folder:" in r.stdout and "03_build/dataset/report.md" in r.stdout
-
-
 def _tiny_spec(tmp_path:Path)->Path:
     spec = tmp_path/"two_steps.yaml"
     spec.write_text(yaml.safe_dump({"run_dir": str(tmp_path/"run"), "steps": [

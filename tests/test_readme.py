@@ -1,0 +1,162 @@
+"""What the README promises, a test keeps: every command line of README.md and bench/README.md runs here.
+
+The commands run in order in a copy of the checkout, as a user types them. First README command 1's job
+(`citesum run params/runs/demo.yaml`) in a clone with no ../shared beside it (a user's clone); then ../shared is put
+beside the copy and every other command runs and must exit 0. A command marked `# needs: ...` (a GPU, the Hub, the full
+S2ORC release) is checked without running it: `citesum run` plans it (`--dry-run`: every parameter and path checked),
+any other command shows its `--help`. A benchmark of `bench/README.md` (`python bench/*.py`) shows its `--help` here; its
+figures are measured by running it (`bench/README.md`). A few commands are run by the test named in `ELSEWHERE`, whose
+source must hold them. The set-up commands (venv, pip) and the test command are the ones `.ci/run` runs.
+"""
+import json, os, re, shlex, shutil, subprocess, sys, time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT, need_shared
+
+READMES = ("README.md", "bench/README.md")
+SETUP = ("python3 -m venv", "pip install", ". .venv/bin/activate")
+# command (as documented) -> (test file, text of that test that runs it)
+ELSEWHERE = {
+    "citesum docs --out _docs": ("test_docs.py", 'citesum("docs", "--out", out'),
+    "citesum init DIR": ("test_wheel.py", '"citesum", "init", "."'),
+    "citesum run params/09_citation_resolution.clscisumm.yaml": ("test_run.py", '"run", "params/09_citation_resolution.clscisumm.yaml"'),
+    "citesum crosseval --params params/12_crosseval.small.yaml --set systems=lead,oracle,logreg":
+        ("test_crosseval.py", 'citesum("crosseval", "--params", ROOT/"params"/"12_crosseval.small.yaml", "--set", "systems=lead,oracle,logreg"'),
+    "citesum bias --data ../shared/data/scitldr/SciTLDR-A --split test --json":
+        ("test_bias_agreement.py", 'citesum("bias", "--data", folder, "--split", "test", "--json")'),
+}
+_BLOCK = re.compile(r"^```bash\n(.*?)^```", re.S | re.M)
+_INLINE = re.compile(r"`(citesum [^`]+)`")
+
+
+def _split_comment(line:str)->tuple:
+    "A command line and its trailing comment (`cmd  # comment`); a # inside quotes is part of the command"
+    quote = None
+    for i, ch in enumerate(line):
+        if quote: quote = None if ch == quote else quote
+        elif ch in "'\"": quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1].isspace()): return line[:i].strip(), line[i + 1:].strip()
+    return line.strip(), ""
+
+
+def documented_commands(readme:str)->list:
+    "[(command, comment, where)] for every command line of the Markdown file's bash blocks and its inline `citesum ...` spans"
+    text, out = (ROOT/readme).read_text(), []
+    for block in _BLOCK.findall(text):
+        for line in block.replace("\\\n", " ").splitlines():
+            cmd, comment = _split_comment(line)
+            if cmd: out.append((cmd, comment, f"{readme} (block)"))
+    for span in _INLINE.findall(_BLOCK.sub("", text)):
+        if span not in {c for c, *_ in out}: out.append((span, "", f"{readme} (inline)"))
+    return out
+
+
+def how_to_check(cmd:str, comment:str, where:str="")->tuple:
+    "('run'|'setup'|'tests'|'elsewhere'|'help'|'plan', command to execute or None) for one documented command"
+    if cmd in ELSEWHERE: return "elsewhere", None
+    if cmd.strip() == "bash tools/test.sh": return "tests", None
+    if any(cmd.startswith(s) for s in SETUP): return "setup", None
+    words = shlex.split(cmd)
+    if words[0] == "python" and words[1].startswith("bench/"): return "help", f"python {words[1]} --help"
+    if words[0] == "citesum" and (len(words) == 2 and "inline" in where or any(w.isupper() and len(w) > 1 or "<" in w for w in words)):
+        return "help", f"citesum {words[1] if len(words) == 2 else ''} --help".replace("  ", " ")   # a name in prose, a placeholder
+    if comment.startswith("needs:"):
+        i = words.index("citesum")
+        sub = words[i:i + 2] + (words[i + 2:i + 3] if words[i + 1] in ("card", "cloze", "human-eval") else [])
+        if sub[1] == "run": return "plan", shlex.join(words[i:] + ["--dry-run"])
+        return "help", shlex.join(sub + ["--help"])
+    return "run", cmd
+
+
+def _all():
+    "Every documented command; a chain `a && b` is its parts (README command 1: set-up parts, then the main job)"
+    return [(p.strip(), comment, where) for r in READMES for cmd, comment, where in documented_commands(r) for p in cmd.split(" && ")]
+
+
+COMMANDS = _all()
+
+
+def test_the_readme_is_a_front_door():
+    "Under 200 lines, the two commands first, every command either runs here or says what it needs"
+    readme = (ROOT/"README.md").read_text()
+    assert len(readme.splitlines()) < 200
+    first = _BLOCK.findall(readme)[0]
+    assert first.index("# 1. set up") < first.index("# 2. run the tests")
+    assert {how_to_check(c, m, w)[0] for c, m, w in COMMANDS} <= {"run", "setup", "tests", "elsewhere", "help", "plan"}
+
+
+def test_setup_and_test_commands_are_what_ci_runs():
+    "The set-up parts of command 1 and command 2 are exactly what .ci/run does (CI installs as the README says)"
+    ci = (ROOT/".ci"/"run").read_text().replace(" -q ", " ")   # CI's pip is quiet; otherwise the same command
+    for cmd, comment, where in COMMANDS:
+        kind, _ = how_to_check(cmd, comment, where)
+        if kind == "setup": assert cmd in ci, f"{cmd!r} is in the README but not in .ci/run"
+    assert ci.rstrip().splitlines()[-1] == "bash tools/test.sh"
+
+
+def test_commands_run_elsewhere_are_run_there():
+    for cmd, (test_file, text) in ELSEWHERE.items():
+        assert any(c == cmd for c, *_ in COMMANDS), f"ELSEWHERE lists {cmd!r}, which no README documents any more"
+        assert text in (ROOT/"tests"/test_file).read_text(), f"{test_file} no longer runs {cmd!r}"
+
+
+def _copy_checkout(dest:Path)->Path:
+    "The project's files as a fresh clone has them (tracked files and new files git does not ignore), nothing else"
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for rel in filter(None, files.decode().split("\0")):
+        if (ROOT/rel).is_file(): (dest/rel).parent.mkdir(parents=True, exist_ok=True); shutil.copy2(ROOT/rel, dest/rel)
+    return dest
+
+
+def _env(clone:Path, user:bool)->dict:
+    "A user's shell (no CI flag, no test runner, no pointer to shared data) or the test's; the venv's programs first"
+    drop = ("CI", "PYTEST_CURRENT_TEST", "IN_TEST", "CITESUM_SHARED_DATA") if user else ("PYTEST_CURRENT_TEST",)
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    return {**env, "PYTHONPATH": str(clone), "PATH": f"{Path(sys.executable).parent}:{env.get('PATH', '/usr/bin:/bin')}"}
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory):
+    "A copy of the checkout, after README command 1's job ran in it with no ../shared beside it"
+    root = tmp_path_factory.mktemp("readme")
+    clone = _copy_checkout(root/"work"/"citesum-nb")
+    assert not any((p/"shared"/"data").exists() for p in clone.parents), "the copy must have no shared/data above it"
+    job = next(c for c, *_ in COMMANDS if c.startswith("citesum run params/runs/demo.yaml"))
+    r = subprocess.run(job, shell=True, cwd=clone, env=_env(clone, user=True), capture_output=True, text=True, timeout=1500)
+    assert r.returncode == 0, f"{job} failed in a clone without shared data:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    yield clone, r
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def test_main_job_runs_in_a_clone_without_shared_data(clone):
+    "README command 1 on a user's clone: every stage runs, skipped steps say so in one line"
+    clone, r = clone
+    run = clone/"runs"/"demo_run"
+    plan = yaml.safe_load((run/"run.yaml").read_text())["steps"]
+    for step in plan: assert (run/f"{step['name']}.ipynb").exists(), f"step {step['name']} left no executed notebook"
+    log = [json.loads(l) for l in (run/"run_log.jsonl").read_text().splitlines()]
+    assert log[-1]["status"] == "ok" and log[-1]["steps_run"] == [s["name"] for s in plan]
+    analysis = (run/"04_analysis.ipynb").read_text()
+    assert "skipped the SciTLDR rows" in analysis and "allenai/scitldr" in analysis   # one line that says where to get it
+    assert (run/"04_analysis"/"figures"/"04_extractiveness.png").exists()
+    assert "run folder:" in r.stdout and "03_build/dataset/report.md" in r.stdout
+
+
+@pytest.mark.parametrize("cmd,comment,where", COMMANDS, ids=[c[:70] for c, *_ in COMMANDS])
+def test_documented_command(cmd, comment, where, clone):
+    "Each documented command, in the README's order, in the copy with ../shared beside it (after the main job)"
+    kind, run = how_to_check(cmd, comment, where)
+    if kind in ("setup", "tests", "elsewhere") or cmd.startswith("citesum run params/runs/demo.yaml"):
+        return   # checked by the tests above, by .ci/run, and by the fixture
+    clone, _ = clone
+    shared = clone.parents[1]/"shared"
+    if "../shared" in run and not shared.exists():
+        shared.symlink_to(need_shared("scitldr").parents[1], target_is_directory=True)   # ../shared/data beside the copy
+    t = time.time()
+    r = subprocess.run(run, shell=True, cwd=clone, env=_env(clone, user=False), capture_output=True, text=True, timeout=1200)
+    print(f"{time.time() - t:6.1f} s  {run}")
+    assert r.returncode == 0, f"{where}: `{run}` exited {r.returncode}\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}"
+    if kind == "help": assert "usage:" in r.stdout
