@@ -501,7 +501,7 @@ def tiny_model_cli(argv:list|None=None)->int:
 # %% ../nbs/10_cli.ipynb #6a044c91
 def train_cli(argv:list|None=None)->int:
     "`citesum train`: train a CiTES model from a params file or a row of an experiments table (the keys of `TrainParams`)"
-    from citesum_nb.train import TrainParams, train_cites
+    from citesum_nb.train import TrainParams, is_main_process, train_cites
     ap = argparse.ArgumentParser(prog="citesum train", description="Train and evaluate a CiTES model (any Hugging Face "
                                  "seq2seq checkpoint) on a built CiteSum folder, as nbs/06_train.ipynb does")
     ap.add_argument("--params", help="params/06_train.<profile>.yaml, or an experiments table with --row (relative paths in "
@@ -513,6 +513,7 @@ def train_cli(argv:list|None=None)->int:
     a = ap.parse_args(argv)
     p = load_params(TrainParams, a.params, row=a.row, profile=a.profile, sets=a.set)
     m = train_cites(p)
+    if not is_main_process(): return 0   # one of N processes (torchrun, accelerate launch): rank 0 writes the card and prints
     from citesum_nb.cards import model_card
     model_card(m["out_dir"])   # best/README.md: training leaves the card to its caller
     if a.json: print(json.dumps(m, default=str)); return 0
