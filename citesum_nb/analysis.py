@@ -37,7 +37,7 @@ from .params import FilePath, PathOrName, StageParams
 class AnalysisParams(StageParams):
     "Parameters of the dataset analysis (`04_analysis`)"
     notebook: ClassVar[str] = "04_analysis"
-    data_dir: FilePath = ""  # built CiteSum folder or official release folder; empty: build the bundled sample into out_dir
+    data_dir: PathOrName = ""  # built CiteSum folder or official release folder; empty: build the bundled sample into out_dir
     out_dir: FilePath = "../runs/demo/04_analysis"  # results/*.md|csv and the sample rating sheets go here
     fig_dir: FilePath = "../runs/demo/04_analysis/figures"  # figures (PNG and PDF) go here
     scitldr_dir: PathOrName = ""  # SciTLDR-A folder or allenai/scitldr; empty: the shared copy when present; none: skip

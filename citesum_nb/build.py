@@ -34,6 +34,8 @@ from .engine import Engine
 from .params import FilePath, StageParams
 
 # %% ../nbs/03_build.ipynb #7203103d
+from .engine import Scheduler
+
 @dataclass
 class BuildParams(StageParams):
     "Parameters of the build (`03_build` and `citesum build`)"
@@ -41,7 +43,7 @@ class BuildParams(StageParams):
     s2orc_dir: FilePath = ""  # S2ORC folder (2020-07-05 or Datasets API layout), empty for the bundled sample corpus
     out_dir: FilePath = "../runs/demo/03_build"  # the dataset is written to <out_dir>/dataset
     fmt: Literal["auto", "s2orc-2020", "s2-api"] = "auto"  # layout of s2orc_dir
-    scheduler: str = "synchronous"  # "local" (a LocalCluster), "synchronous" (one process, for debugging), "threads", or tcp://host:8786
+    scheduler: Scheduler = "synchronous"  # local (a LocalCluster), synchronous (one process), threads, processes, or tcp://host:8786
     workers: int = 0  # LocalCluster workers, 0 for one per core
     thresholds: list[float] = field(default_factory=lambda: [50, 20, 40])  # minimum ROUGE-1/2/L recall (x100) of the sentence against the cited abstract
     use_stemmer: bool = True  # Porter stemming in rouge-score
@@ -54,9 +56,7 @@ class BuildParams(StageParams):
     license: str = "odc-by"  # licence of the input corpus, stated in the dataset card (S2ORC: odc-by; CL-SciSumm: cc-by-4.0)
 
     def validate(self):
-        "Scheduler name, thresholds in [0, 100], split shares that sum to 1"
-        self.require("scheduler", self.scheduler in ("local", "synchronous", "threads") or self.scheduler.startswith("tcp://"),
-                     "must be local, synchronous, threads or a tcp://host:port address")
+        "Workers, thresholds in [0, 100], split shares that sum to 1 (the scheduler's name is checked by its type)"
         self.require("workers", self.workers >= 0, "must be 0 (one per core) or more")
         self.require("thresholds", len(self.thresholds) == 3 and all(0 <= t <= 100 for t in self.thresholds),
                      "three ROUGE-1/2/L recall thresholds between 0 and 100")

@@ -22,13 +22,15 @@ from .core import CitesumError, sample_corpus_dir
 from .params import StageParams
 
 # %% ../nbs/14_cards.ipynb #4c775967
+from .params import FilePath, PathOrName
+
 @dataclass
 class CardsParams(StageParams):
     "Parameters of this notebook's demo"
     notebook: ClassVar[str] = "14_cards"
-    data_dir: str = ""   # a built CiteSum folder; empty: build the bundled sample into out_dir first
-    run_dir: str = ""    # a training run folder with best/; empty: train a tiny model (NOT pretrained) for two steps
-    out_dir: str = "../runs/demo/14_cards"  # where the demo writes
+    data_dir: PathOrName = ""   # a built CiteSum folder; empty: build the bundled sample into out_dir first
+    run_dir: FilePath = ""      # a training run folder with best/; empty: train a tiny model (NOT pretrained) for two steps
+    out_dir: FilePath = "../runs/demo/14_cards"  # where the demo writes
 
 # %% ../nbs/14_cards.ipynb #0b07ef92
 HF_SPLITS = {"train": "train", "validation": "val", "test": "test"}   # Hub split name -> file stem of the build

@@ -24,7 +24,7 @@ from .params import FilePath, PathOrName, StageParams
 class CitationsParams(StageParams):
     "Parameters of the citation-sentence examples (`02_citations`)"
     notebook: ClassVar[str] = "02_citations"
-    data_dir: FilePath = ""  # an S2ORC folder (either layout), empty for the bundled sample corpus
+    s2orc_dir: FilePath = ""  # an S2ORC folder (either layout), empty for the bundled sample corpus
     splitter: Literal["fast", "spacy"] = "fast"  # sentence splitter: "fast" (rule-based) or "spacy" (blank English + sentencizer)
     out_dir: FilePath = "../runs/demo/02_citations"  # where the example sentences are written
 

@@ -22,13 +22,15 @@ from .core import CitesumError, ensure_dir
 from .params import StageParams
 
 # %% ../nbs/15_docs.ipynb #203470c6
+from .params import FilePath
+
 @dataclass
 class DocsParams(StageParams):
     "Parameters of this notebook's demo (the command takes the same names)"
     notebook: ClassVar[str] = "15_docs"
     notebooks: list[str] = field(default_factory=lambda: ["index", "00_core"])  # notebooks (stems) rendered by the demo; an empty list renders them all
     execute: bool = False                   # run the notebooks (with their defaults, flagged cells skipped) before rendering
-    out_dir: str = "../runs/demo/15_docs"   # where the demo writes the site and a small run folder
+    out_dir: FilePath = "../runs/demo/15_docs"   # where the demo writes the site and a small run folder
 
 # %% ../nbs/15_docs.ipynb #e3d4f492
 QUARTO_OPTION = re.compile(r"^\s*#\|\s*([\w-]+)\s*:\s*(.*?)\s*$")

@@ -20,11 +20,13 @@ from .citations import POST_PROCESS_MODES
 from .models import GENERATION_PRESETS, generate, generation_preset
 
 # %% ../nbs/13_summarize.ipynb #582da9a7
+from .params import FilePath, PathOrName
+
 @dataclass
 class SummarizeParams(StageParams):
     "Parameters of `summarize`, `citesum summarize` and the notebook's demo"
     notebook: ClassVar[str] = "13_summarize"
-    model: str = ""                       # model folder or Hugging Face Hub name; empty: a tiny random model trained on the bundled sample (demo only)
+    model: PathOrName = ""                # model folder or Hugging Face Hub name; empty: a tiny random model trained on the bundled sample (demo only)
     prompt: str = "This paper"            # words every TLDR starts with (forced on the decoder); empty: no prompt
     post_process: Literal[POST_PROCESS_MODES] = "remove_ref"  # what happens to the REF placeholder: remove_ref (the paper), ref_to_this_paper, none
     num_beams: int | None = 1             # beams (the paper's SciTLDR setting: greedy; null: the SciTLDR generation preset)
@@ -33,7 +35,7 @@ class SummarizeParams(StageParams):
     batch_size: int = 16                  # abstracts per generate call (sorted by length first)
     device: Literal["auto", "cpu", "cuda"] = "auto"  # auto (a GPU when there is one), cpu or cuda
     max_source_length: int = 1024         # input tokens read by the model; longer abstracts are cut with a warning
-    out_dir: str = "../runs/demo/13_summarize"  # where the demo writes its model and files
+    out_dir: FilePath = "../runs/demo/13_summarize"  # where the demo writes its model and files
 
     def validate(self):
         "The SciTLDR generation preset where a beam count or length is null, then the ranges"

@@ -452,7 +452,7 @@ class TrainParams(TrainSettings):
     experiment: str = ""  # experiment id (a row of params/experiments/table5.yaml): the run also writes experiment.json for the results tables
     table: Literal[PAPER_TABLES] = ""  # paper table of the experiment ("5"), shown by 08_results
     row: str = ""  # row label of the experiment
-    data_dir: FilePath = ""  # a built CiteSum folder; empty: build the bundled sample into out_dir/data first
+    data_dir: PathOrName = ""  # a built CiteSum folder; empty: build the bundled sample into out_dir/data first
     out_dir: FilePath = "../runs/demo/06_train"  # where the checkpoint, predictions, metrics and logs go
     model_name_or_path: PathOrName = ""  # Hub name or local folder (facebook/bart-large); empty: a tiny random model (NOT pretrained) trained on the data
     tiny_arch: Literal[ARCHS] = "bart"  # architecture of the tiny model when model_name_or_path is "": bart | pegasus | t5

@@ -48,7 +48,7 @@ class TransferParams(TrainSettings):
     dataset: Literal[DATASETS] = "scitldr"  # scitldr | xsum | gigaword | citesum
     dataset_path: PathOrName = ""  # XSum/Gigaword: local file/folder, Hub name ("": EdinburghNLP/xsum, gigaword) or "fixture" (written from the CiteSum sample)
     scitldr_dir: PathOrName = ""  # SciTLDR-A folder or allenai/scitldr ("": shared data when present, else a small fixture written from the sample)
-    data_dir: FilePath = ""  # built CiteSum folder: tiny-model corpus, overlap check, supervised data ("": build the bundled sample into out_dir)
+    data_dir: PathOrName = ""  # built CiteSum folder: tiny-model corpus, overlap check, supervised data ("": build the bundled sample into out_dir)
     target: Literal[TARGETS] = "tldr"  # tldr | title | disci (title and disci: supervised runs on CiteSum; multi-task targets are CiTES training, 06_train)
     model_name_or_path: PathOrName = ""  # checkpoint name or folder ("": tiny randomly initialised model built on the fly, not pretrained)
     tiny_arch: Literal[ARCHS] = "bart"  # architecture of the tiny model: bart | pegasus | t5

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-ON_TOP = {"cli"}   # the command line sits on top of every stage
+ON_TOP = {"cli", "tools", "run"}   # the command line (10_cli, its commands in 10b_tools) and the run engine (10a_run) sit on top of every stage
 HEAVY = ("torch", "transformers", "datasets", "seaborn", "sklearn")
 LIGHT = ("models", "train_settings", "train", "transfer", "cloze_model", "crosseval", "summarize")   # their parameter classes make `--help`
 

@@ -152,7 +152,7 @@ def test_small_k_shot_fits_the_bundled_sample(rid, citesum_sample, request):
 
 
 def test_each_table_plans_its_rows_then_its_results_table():
-    from citesum_nb.cli import plan_run
+    from citesum_nb.run import plan_run
     for t, f in TABLES.items():
         for prof in (None, "small"):
             rdir, steps = plan_run(f, root=ROOT, profile=prof)
