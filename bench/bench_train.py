@@ -31,6 +31,12 @@ config so the whole script runs on a CPU in a few minutes; its figures are CPU s
     python bench/bench_train.py --tiny                                   # CPU smoke run
     python bench/bench_train.py                                          # GPU, BART-large: every mode, both trainer rows
     python bench/bench_train.py --modes token_budget --trainer "max_tokens_per_batch=12288;dataloader_num_workers=4"
+    torchrun --nproc_per_node 8 bench/bench_train.py --trainer "max_tokens_per_batch=12288"   # 8 GPUs, as `citesum train` runs on them
+
+Under a distributed launch (torchrun, accelerate launch: WORLD_SIZE > 1) the trainer rows train with every process, as
+`citesum train` does on N GPUs (DistributedDataParallel, the batches dealt to the processes), and generation runs with
+every process (citesum_nb.train.generate_sharded); each row reports examples/s in total and per GPU. The bare rows time
+one device and are skipped there (run them without a launcher). Only rank 0 prints and writes the results.
 """
 import argparse, gc, json, math, os, platform, shutil, time
 from pathlib import Path
@@ -43,8 +49,8 @@ from transformers import AutoModelForSeq2SeqLM, BartConfig, BartForConditionalGe
 from transformers.trainer_pt_utils import LengthGroupedSampler
 
 from citesum_nb.params import parse_set
-from citesum_nb.train import (TokenBudgetSampler, TrainSettings, generate, make_trainer, pad_multiple, resolve_precision,
-                              token_budget_batches, tokenized)
+from citesum_nb.train import (TokenBudgetSampler, TrainSettings, generate, generate_sharded, is_main_process, make_trainer, pad_multiple,
+                              process_group, resolve_precision, token_budget_batches, tokenized, world)
 
 N_TRAIN_CITESUM, N_VAL_CITESUM = 82_653, 4_721          # CiteSum's train / validation splits
 PAPER_STEPS, PAPER_BATCH, PAPER_EVAL_STEPS = 200_000, 8, 5_000   # script/train_citesum.sh (table5.yaml t5_bart)
@@ -58,12 +64,13 @@ def peak_tflops(device_name: str):
 
 
 def lengths(n, data=None, seed=0, max_src=1024, max_tgt=128):
-    "Source/target token lengths of n examples (from a built dataset, or CiteSum-like log-normals)"
+    "Source/target token lengths of n examples (from the training split of a dataset, about 1.3 BPE tokens a word, or CiteSum-like log-normals)"
     rng = np.random.default_rng(seed)
     if data:
-        recs = [json.loads(l) for l in open(Path(data) / "train.jsonl")]
+        from citesum_nb.data import load_split   # a CiteSum build, SciTLDR-A, local JSONL/CSV/Parquet: the library's one reader
+        recs = load_split(data, "train").to_list()
         s = np.array([len(str(r["src"]).split()) * 1.3 for r in recs])
-        t = np.array([len(str(r["tgt"] if isinstance(r["tgt"], str) else r["tgt"][0]).split()) * 1.3 for r in recs])
+        t = np.array([len(str((r["tgt"] or [""])[0]).split()) * 1.3 for r in recs])
         idx = rng.integers(0, len(recs), n)
         src, tgt = s[idx], t[idx]
     else:
@@ -112,6 +119,32 @@ def load_model(tiny, device):
 
 def sync(device):
     if device.type == "cuda": torch.cuda.synchronize()
+
+
+def summed(*xs) -> list:
+    "Each number summed over the processes of a distributed run (the numbers themselves in one process)"
+    dist = process_group()
+    if dist is None: return list(xs)
+    dev = torch.device("cuda", torch.cuda.current_device()) if torch.cuda.is_available() else torch.device("cpu")
+    t = torch.tensor([float(x) for x in xs], dtype=torch.float64, device=dev)
+    dist.all_reduce(t)   # gloo on CPU, NCCL on the process's GPU
+    return t.cpu().tolist()
+
+
+def peak_memory_gib(device):
+    "Peak GPU memory of this process, the largest over the processes of a distributed run; None on CPU"
+    if device.type != "cuda": return None
+    m = torch.cuda.max_memory_allocated() / 2**30
+    dist = process_group()
+    if dist is None: return m
+    t = torch.tensor([m], device=device); dist.all_reduce(t, op=dist.ReduceOp.MAX)
+    return float(t.item())
+
+
+def per_gpu(row: dict) -> dict:
+    "The row with examples/s per GPU (the total divided by the processes) and the number of processes"
+    n = world()[1]
+    return dict(row, processes=n, examples_per_s_per_gpu=row["examples_per_s"] / n)
 
 
 def bare_batches(mode, src, tgt, bs, max_src, max_tgt, multiple, budget, seed=0) -> list:
@@ -191,23 +224,23 @@ def bench_trainer(model, tok, recs, spec, a, device, fp, peak):
     if device.type == "cuda": torch.cuda.reset_peak_memory_stats()
     trainer.train()
     timed = [x for x in seen if x[0] >= a.warmup]
-    dt = clock.t[a.warmup + steps] - clock.t[a.warmup]
-    n_ex, s_tok, t_tok = sum(x[1] for x in timed), int(sum(x[2] for x in timed)), int(sum(x[3] for x in timed))
-    peak_mem = torch.cuda.max_memory_allocated() / 2**30 if device.type == "cuda" else None
+    dt = clock.t[a.warmup + steps] - clock.t[a.warmup]   # every process waits for the others at each step's all-reduce
+    n_ex, s_tok, t_tok = summed(sum(x[1] for x in timed), int(sum(x[2] for x in timed)), int(sum(x[3] for x in timed)))   # all processes
     row = dict(kind="train", path="trainer", precision=prec, setting=spec or "defaults", **rates(n_ex, s_tok, t_tok, dt, fp, peak),
-               peak_gpu_mem_gib=peak_mem, timed_steps=steps, examples_per_step=n_ex / steps, batch_size=s.batch_size * s.grad_accum_steps,
-               token_budget=s.max_tokens_per_batch)
+               peak_gpu_mem_gib=peak_memory_gib(device), timed_steps=steps, examples_per_step=n_ex / steps,
+               batch_size=s.batch_size * s.grad_accum_steps * world()[1], token_budget=s.max_tokens_per_batch)
     del trainer; gc.collect(); shutil.rmtree(ck, ignore_errors=True)
     if device.type == "cuda": torch.cuda.empty_cache()
     return row
 
 
 def bench_generate(model, tok, recs, prec, beams, bs, device):
-    "examples/s of the library's generate (length-sorted batches) over the sources of `recs`"
+    "examples/s of the library's generate (length-sorted batches) over the sources of `recs`, with every process of a distributed run"
     srcs = [r["src"] for r in recs]
-    generate(model, srcs[:bs], tokenizer=tok, num_beams=beams, min_length=10, max_length=12, batch_size=bs, device=device, precision=prec)  # warm-up
+    gen = generate_sharded if world()[1] > 1 else generate   # N processes: each its share of the batches, gathered
+    gen(model, srcs[:bs * world()[1]], tokenizer=tok, num_beams=beams, min_length=10, max_length=12, batch_size=bs, device=device, precision=prec)  # warm-up
     sync(device); t0 = time.perf_counter()
-    generate(model, srcs, tokenizer=tok, num_beams=beams, min_length=10, max_length=100, batch_size=bs, device=device, precision=prec)
+    gen(model, srcs, tokenizer=tok, num_beams=beams, min_length=10, max_length=100, batch_size=bs, device=device, precision=prec)
     sync(device)
     return len(srcs) / (time.perf_counter() - t0)
 
@@ -230,13 +263,13 @@ def projections(rows):
 
 
 def print_table(rows, proj, name, dev):
-    print(f"\nmodel: {name}\ndevice: {dev}")
-    print(f"{'kind':8} {'path':7} {'prec':5} {'setting':44} {'ex/s':>8} {'tokens/s':>9} {'TFLOP/s':>8} {'%peak':>6} {'GiB':>5} {'min/epoch':>9}")
+    print(f"\nmodel: {name}\ndevice: {dev}" + (f" x {world()[1]} processes" if world()[1] > 1 else ""))
+    print(f"{'kind':8} {'path':7} {'prec':5} {'setting':44} {'ex/s':>8} {'ex/s/GPU':>8} {'tokens/s':>9} {'TFLOP/s':>8} {'%peak':>6} {'GiB':>5} {'min/epoch':>9}")
     for r in rows:
         setting = r.get("setting") or r.get("padding") or f"num_beams={r['num_beams']}"
         num = lambda k, f: format(r[k], f) if r.get(k) is not None else "-"
         share = f"{100 * r['share_of_bf16_peak']:.1f}" if r.get("share_of_bf16_peak") is not None and r["precision"] == "bf16" else "-"
-        print(f"{r['kind']:8} {r.get('path', 'lib'):7} {r['precision']:5} {setting[:44]:44} {num('examples_per_s', '8.1f')} "
+        print(f"{r['kind']:8} {r.get('path', 'lib'):7} {r['precision']:5} {setting[:44]:44} {num('examples_per_s', '8.1f')} {num('examples_per_s_per_gpu', '8.1f')} "
               f"{num('tokens_per_s', '9.0f')} {num('useful_tflops', '8.2f')} {share:>6} {num('peak_gpu_mem_gib', '5.1f')} "
               f"{num('minutes_per_citesum_epoch', '9.1f')}")
     if proj:
@@ -246,7 +279,8 @@ def print_table(rows, proj, name, dev):
 
 
 def parse_args(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0] + " Takes the launch of `citesum train` on N GPUs: "
+                                 "torchrun --nproc_per_node N bench/bench_train.py ... (examples/s in total and per GPU).")
     ap.add_argument("--tiny", action="store_true", help="small BART config (CPU smoke run)")
     ap.add_argument("--steps", type=int, default=None, help="timed training steps per row (default 20; tiny 6)")
     ap.add_argument("--warmup", type=int, default=3, help="untimed warm-up steps")
@@ -261,7 +295,7 @@ def parse_args(argv):
     ap.add_argument("--gen-examples", type=int, default=None, help="examples generated per setting (default 256; tiny 8)")
     ap.add_argument("--gen-batch-size", type=int, default=64)
     ap.add_argument("--precisions", default=None, help="precisions of the bare rows and generation (default: bf16 on a GPU, fp32 on CPU)")
-    ap.add_argument("--data", default="", help="built CiteSum folder to take length distributions from")
+    ap.add_argument("--data", default="", help="dataset to take length distributions from (a CiteSum build, ../shared/data/scitldr/SciTLDR-A, ...)")
     ap.add_argument("--out", default="runs/bench/bench_train.json")
     return ap.parse_args(argv)
 
@@ -269,7 +303,12 @@ def parse_args(argv):
 def main(argv=None):
     a = parse_args(argv)
     torch.manual_seed(0)
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    rank, n_proc = world()
+    device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", 0))) if torch.cuda.is_available() else torch.device("cpu")
+    if device.type == "cuda": torch.cuda.set_device(device)
+    if n_proc > 1 and a.modes:
+        if rank == 0: print(f"{n_proc} processes: the bare rows time one device and are skipped (run them without a launcher)")
+        a.modes = ""
     a.steps_run = a.steps or (6 if a.tiny else 20)
     n_gen = a.gen_examples or (8 if a.tiny else 256)
     a.max_tokens = a.max_tokens or (4096 if a.tiny else 12288)
@@ -278,7 +317,7 @@ def main(argv=None):
     trainer_specs = [] if a.trainer == ["none"] else (a.trainer or [f"batch_size={a.batch_size}", f"max_tokens_per_batch={a.max_tokens}"])
     for spec in trainer_specs: parse_set([kv for kv in spec.split(";") if kv.strip()], TrainSettings, "--trainer")   # fail before any work
     model, name = load_model(a.tiny, device)
-    dev = torch.cuda.get_device_name(0) if device.type == "cuda" else f"CPU ({platform.processor() or platform.machine()}, {torch.get_num_threads()} threads)"
+    dev = torch.cuda.get_device_name(device) if device.type == "cuda" else f"CPU ({platform.processor() or platform.machine()}, {torch.get_num_threads()} threads)"
     peak, fp = peak_tflops(dev), flop_params(model)
     src, tgt = lengths(max(6000, 50 * (a.steps_run + a.warmup) * a.batch_size), a.data or None, max_src=a.max_src, max_tgt=a.max_tgt)
     multiple = pad_multiple(TrainSettings())   # what the collator rounds to on this machine (64 on a GPU, none on CPU)
@@ -290,24 +329,27 @@ def main(argv=None):
             model.load_state_dict(init)
             bl = bare_batches(mode, src, tgt, a.batch_size, a.max_src, a.max_tgt, multiple, a.max_tokens)[:a.steps_run + a.warmup]
             r = bench_bare(model, bl, device, dtype, a.warmup, fp, peak)
-            rows.append(dict(kind="train", path="bare", precision=prec, padding=mode, pad_multiple=multiple,
-                             batch_size=None if mode == "token_budget" else a.batch_size, token_budget=a.max_tokens if mode == "token_budget" else 0, **r))
+            rows.append(per_gpu(dict(kind="train", path="bare", precision=prec, padding=mode, pad_multiple=multiple,
+                             batch_size=None if mode == "token_budget" else a.batch_size, token_budget=a.max_tokens if mode == "token_budget" else 0, **r)))
             print(json.dumps(rows[-1]))
     tok = word_tokenizer(model.config.vocab_size)
     need = max(2000, 64 * (a.steps_run + a.warmup) * 4)
     recs = synthetic_records(src[:need], tgt[:need], model.config.vocab_size)
     for spec in trainer_specs:
         model.load_state_dict(init)
-        rows.append(bench_trainer(model, tok, recs, spec, a, device, fp, peak)); print(json.dumps(rows[-1]))
+        rows.append(per_gpu(bench_trainer(model, tok, recs, spec, a, device, fp, peak)))
+        if is_main_process(): print(json.dumps(rows[-1]))
     for prec in precisions:
         for beams in (1, 4):
             eps = bench_generate(model, tok, recs[:n_gen], prec, beams, a.gen_batch_size, device)
-            rows.append(dict(kind="generate", path="library", precision=prec, num_beams=beams, examples_per_s=eps)); print(json.dumps(rows[-1]))
+            rows.append(per_gpu(dict(kind="generate", path="library", precision=prec, num_beams=beams, examples_per_s=eps)))
+            if is_main_process(): print(json.dumps(rows[-1]))
     proj = projections(rows)
     res = dict(model=name, device=dev, bf16_peak_tflops=peak, flop_params={"encoder": fp[0], "decoder_and_lm_head": fp[1]},
                batch_size=a.batch_size, max_tokens=a.max_tokens, max_src=a.max_src, max_tgt=a.max_tgt,
                lengths="from " + a.data if a.data else "synthetic CiteSum-like log-normal (src ~280, tgt ~38 tokens)",
-               rows=rows, projection=proj, gpu_figures_measured=device.type == "cuda")
+               processes=n_proc, rows=rows, projection=proj, gpu_figures_measured=device.type == "cuda")
+    if not is_main_process(): return res   # rank 0 prints and writes
     print_table(rows, proj, name, dev)
     if device.type != "cuda":
         print("NOTE: measured on CPU" + (" with a tiny model" if a.tiny else "") + "; GPU figures are NOT measured by this run.")

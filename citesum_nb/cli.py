@@ -144,7 +144,7 @@ def build_cli(argv:list|None=None)->int:
 # %% ../nbs/10_cli.ipynb #6a044c91
 def train_cli(argv:list|None=None)->int:
     "`citesum train`: train a CiTES model from a params file, a row of an experiments table and options (`TrainParams`)"
-    from citesum_nb.train import TrainParams, train_cites
+    from citesum_nb.train import TrainParams, is_main_process, train_cites
     ap = stage_parser(TrainParams, "citesum train", "Train and evaluate a CiTES model (any Hugging Face seq2seq checkpoint) on a "
                       "built CiteSum folder, as nbs/06_train.ipynb does")
     ap.add_argument("--json", action="store_true", help="print the metrics as one JSON object")
@@ -152,6 +152,7 @@ def train_cli(argv:list|None=None)->int:
     p, given = stage_values(a)
     _out_folder("citesum train", None, p, given)
     m = train_cites(p)
+    if not is_main_process(): return 0   # one of N processes (torchrun, accelerate launch): rank 0 writes the card and prints
     from citesum_nb.cards import model_card
     model_card(m["out_dir"])   # best/README.md: training leaves the card to its caller
     if a.json: print(json.dumps(m, default=str)); return 0

@@ -242,7 +242,8 @@ def _load_model(model_or_path, tokenizer=None, device=None):
     else:
         model = model_or_path
         tok = tokenizer or AutoTokenizer.from_pretrained(model.config.name_or_path or model.name_or_path)
-    device = torch.device(device) if device else (torch.device("cuda") if torch.cuda.is_available() else next(model.parameters()).device)
+    here = next(model.parameters()).device
+    device = torch.device(device) if device else (here if here.type == "cuda" else torch.device("cuda") if torch.cuda.is_available() else here)
     return model.to(device).eval(), tok, device
 
 def decoder_start_ids(model, tokenizer)->list:
@@ -306,17 +307,20 @@ def generate(model_or_path,  # a model, or a folder/Hub name to load
              min_length:int=10,  # min decoder tokens (incl. start and prompt tokens)
              max_length:int=100,  # max decoder tokens (incl. start and prompt tokens)
              batch_size:int=16,  # examples per generate call
-             device=None,  # "cuda", "cpu", ...; None = cuda when available
+             device=None,  # "cuda", "cpu", ...; None = the model's GPU if it is on one, else cuda when available
              tokenizer=None,  # tokenizer (default: loaded from the model's folder)
              max_source_length:int=1024,  # input truncation in tokens
              output:str="continuation",  # continuation | full | both | ids
              precision:str|None=None,  # bf16 | fp16: mixed precision on a GPU; None/fp32: the model's own dtype
+             shard:tuple=(0, 1),  # (rank, processes): generate only batches j with j % processes == rank; the other entries are None
              **gen_kwargs,  # passed on to `model.generate` (e.g. no_repeat_ngram_size)
             )->list:
     "Summaries of `sources` in their order (generated in batches of similar length), optionally forced to start with a prompt or per-example prefixes"
     import torch
     if output not in GENERATE_OUTPUTS: raise CitesumError(f"unknown output {output!r}; valid: {', '.join(GENERATE_OUTPUTS)}")
     if prompt and decoder_prefixes is not None: raise CitesumError("give either prompt or decoder_prefixes, not both")
+    rank, n_shards = shard
+    if not 0 <= rank < n_shards: raise CitesumError(f"shard={tuple(shard)}: the rank must be in [0, processes)")
     sources = [str(s) for s in sources]
     if decoder_prefixes is not None and len(decoder_prefixes) != len(sources):
         raise CitesumError(f"decoder_prefixes has {len(decoder_prefixes)} entries for {len(sources)} sources")
@@ -327,7 +331,8 @@ def generate(model_or_path,  # a model, or a folder/Hub name to load
     gen_kwargs = _no_special_tokens(model, tok, start, gen_kwargs)
     lens = [len(x) for x in tok(sources, truncation=True, max_length=max_source_length).input_ids] if sources else []
     res = [None] * len(sources)
-    for ii in length_batches(lens, batch_size, keys=[len(p) for p in pref]):   # same prefix length -> one batch shape
+    batches = length_batches(lens, batch_size, keys=[len(p) for p in pref])   # same prefix length -> one batch shape
+    for ii in batches[rank::n_shards]:   # a distributed run: this process's share, the batches dealt in turn
         enc = tok([sources[i] for i in ii], return_tensors="pt", padding=True, truncation=True, max_length=max_source_length).to(dev)
         dec = torch.tensor([start + pref[i] for i in ii], device=dev)
         with torch.no_grad(), inference_autocast(dev, precision):
