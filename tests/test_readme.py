@@ -60,7 +60,8 @@ def how_to_check(cmd:str, comment:str, where:str="")->tuple:
     if cmd.strip() == "bash tools/test.sh": return "tests", None
     if any(cmd.startswith(s) for s in SETUP): return "setup", None
     words = shlex.split(cmd)
-    if words[0] == "python" and words[1].startswith("bench/"): return "help", f"python {words[1]} --help"
+    script = next((w for w in words if w.startswith("bench/") and w.endswith(".py")), None)
+    if script: return "help", f"python {script} --help"   # a benchmark, however it is launched (python, torchrun, accelerate)
     if words[0] == "citesum" and (len(words) == 2 and "inline" in where or any(w.isupper() and len(w) > 1 or "<" in w for w in words)):
         return "help", f"citesum {words[1] if len(words) == 2 else ''} --help".replace("  ", " ")   # a name in prose, a placeholder
     if comment.startswith("needs:"):
@@ -152,7 +153,7 @@ def test_documented_command(cmd, comment, where, clone):
     if kind in ("setup", "tests", "elsewhere") or cmd.startswith("citesum run params/runs/demo.yaml"):
         return   # checked by the tests above, by .ci/run, and by the fixture
     clone, _ = clone
-    shared = clone.parents[1]/"shared"
+    shared = clone.parent/"shared"      # ../shared, as the commands name it
     if "../shared" in run and not shared.exists():
         shared.symlink_to(need_shared("scitldr").parents[1], target_is_directory=True)   # ../shared/data beside the copy
     t = time.time()
