@@ -305,11 +305,11 @@ def plot_bias(table:pd.DataFrame,  # from `bias_table`
     from citesum_nb.analysis import COLUMN_WIDTH, paper_style
     cols, names = ["coverage", "novelty_2", "repetition_3", "fusion"], ["coverage", "novelty-2", "repetition-3", "fusion"]
     with paper_style():
-        fig, axes = plt.subplots(1, len(table), figsize=(max(COLUMN_WIDTH, 1.6 * len(table)), 1.9), squeeze=False,
+        fig, axes = plt.subplots(1, len(table), figsize=(max(COLUMN_WIDTH, 2.0 * len(table)), 2.0), squeeze=False,
                                  sharey=True, layout="constrained")
         for ax, (_, row) in zip(axes[0], table.iterrows()):
             sns.barplot(x=names, y=[row[c] for c in cols], ax=ax, hue=names, palette="colorblind", legend=False, width=0.7)
-            ax.set_ylim(0, 1); ax.set_title(f"{row['Dataset']}\ncopy length {row['copy_length']:.1f} tokens, n = {row['n']}")
+            ax.set_ylim(0, 1); ax.set_title(f"{row['Dataset']} (n = {row['n']})\ncopy length {row['copy_length']:.1f} tokens")
             ax.tick_params(axis="x", rotation=35); ax.set_xlabel("")
             sns.despine(ax=ax)
         axes[0][0].set_ylabel("Fraction of the summary (0–1)")
