@@ -5,6 +5,7 @@
 # %% ../nbs/04_analysis.ipynb #ddaf23ba
 from __future__ import annotations
 import csv, html, json
+from contextlib import contextmanager
 from itertools import combinations
 from pathlib import Path
 
@@ -20,12 +21,13 @@ from .data import load_split, top_discipline
 from .metrics import RecallScorer, ngrams, word_tokens
 
 # %% auto #0
-__all__ = ['PAPER_RC', 'COLUMN_WIDTH', 'PAPER_ABSTRACTION', 'RATING_SCALE', 'SHEET_COLUMNS', 'AnalysisParams', 'split_frames',
-           'n_words', 'dataset_statistics', 'resolve_scitldr', 'statistics_table', 'unique_papers',
-           'discipline_distribution', 'save_figure', 'plot_discipline_distribution', 'citation_distribution',
-           'plot_citation_distribution', 'source_recall', 'reference_groups', 'grouping_for', 'abstraction_level',
-           'abstraction_table', 'extractive_fragments', 'extractiveness', 'extractiveness_table', 'plot_extractiveness',
-           'sample_for_rating', 'spreadsheet_safe', 'write_rating_sheets', 'read_rating_sheet', 'summarize_ratings']
+__all__ = ['PAPER_RC', 'COLUMN_WIDTH', 'CAPTION_KEYS', 'PAPER_ABSTRACTION', 'RATING_SCALE', 'SHEET_COLUMNS', 'AnalysisParams',
+           'split_frames', 'n_words', 'dataset_statistics', 'resolve_scitldr', 'statistics_table', 'unique_papers',
+           'discipline_distribution', 'paper_style', 'save_figure', 'figure_caption', 'plot_discipline_distribution',
+           'citation_distribution', 'plot_citation_distribution', 'source_recall', 'reference_groups', 'grouping_for',
+           'abstraction_level', 'abstraction_table', 'extractive_fragments', 'extractiveness', 'extractiveness_table',
+           'plot_extractiveness', 'sample_for_rating', 'spreadsheet_safe', 'write_rating_sheets', 'read_rating_sheet',
+           'summarize_ratings']
 
 # %% ../nbs/04_analysis.ipynb #efc9c46f
 from dataclasses import dataclass, field
@@ -140,19 +142,34 @@ PAPER_RC = {"font.size": 7.5, "axes.titlesize": 8, "axes.labelsize": 7.5, "xtick
             "ps.fonttype": 42, "savefig.dpi": 300, "savefig.bbox": "tight"}
 COLUMN_WIDTH = 3.3  # inches, one column of a two-column paper
 
-def save_figure(fig:plt.Figure, fig_dir:str|Path, name:str)->list:
-    "Save `fig` as `fig_dir/name.png` and `.pdf`; return the paths"
+@contextmanager
+def paper_style():
+    "The project's figure style for what is drawn inside the `with` block: `PAPER_RC` on seaborn's `ticks`"
+    with plt.rc_context(PAPER_RC), sns.axes_style("ticks"): yield
+
+CAPTION_KEYS = {"png": "Description", "pdf": "Subject"}   # the metadata field that holds a figure's caption, per format
+
+def save_figure(fig:plt.Figure, fig_dir:str|Path, name:str,
+                caption:str="",  # what the figure shows, in a sentence: stored in both files, shown under it by the run index
+               )->list:
+    "Save `fig` as `fig_dir/name.png` and `.pdf` (with `caption` in their metadata); return the paths"
     d = ensure_dir(fig_dir)
-    paths = [d/f"{name}.{ext}" for ext in ("png", "pdf")]
-    for p in paths: fig.savefig(p, dpi=300, bbox_inches="tight")
+    paths = [d/f"{name}.{ext}" for ext in CAPTION_KEYS]
+    for p in paths: fig.savefig(p, dpi=300, bbox_inches="tight", metadata={CAPTION_KEYS[p.suffix[1:]]: caption} if caption else None)
     return paths
+
+def figure_caption(path)->str:
+    "The caption `save_figure` stored in a PNG figure; '' when it holds none (or is no PNG)"
+    from PIL import Image
+    if Path(path).suffix.lower() != ".png": return ""
+    with Image.open(path) as im: return im.text.get(CAPTION_KEYS["png"], "")
 
 # %% ../nbs/04_analysis.ipynb #57d215a6
 def plot_discipline_distribution(dist:pd.DataFrame, # output of `discipline_distribution`
                                  ax:plt.Axes|None=None, # axes to draw on (a new column-width figure if None)
                                 )->plt.Axes:
     "Horizontal bar chart of the share of papers per discipline, log-scale axis, sorted"
-    with plt.rc_context(PAPER_RC), sns.axes_style("ticks"):
+    with paper_style():
         if ax is None:
             _, ax = plt.subplots(figsize=(COLUMN_WIDTH, 0.8 + 0.16*max(len(dist), 3)), layout="constrained")
         if not len(dist):
@@ -192,7 +209,7 @@ def plot_citation_distribution(bins:pd.DataFrame, # first output of `citation_di
                                ax:plt.Axes|None=None,
                               )->plt.Axes:
     "Bar chart of the share of cited papers by number of examples, with the summary in the corner"
-    with plt.rc_context(PAPER_RC), sns.axes_style("ticks"):
+    with paper_style():
         if ax is None: _, ax = plt.subplots(figsize=(COLUMN_WIDTH, 1.9), layout="constrained")
         sns.barplot(data=bins, x="examples per paper", y="share", color=sns.color_palette("colorblind")[0],
                     ax=ax, width=0.7)
@@ -327,7 +344,7 @@ def plot_extractiveness(per:pd.DataFrame, # per-pair values from `extractiveness
                         ns:tuple=(1, 2, 3, 4),
                        )->plt.Figure:
     "Two-panel figure: novel n-gram share by n, and coverage against density (medians with quartiles)"
-    with plt.rc_context(PAPER_RC), sns.axes_style("ticks"):
+    with paper_style():
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(COLUMN_WIDTH, 1.7), layout="constrained")
         pal = dict(zip(per["Dataset"].unique(), sns.color_palette("colorblind")))
         nov = per.melt(id_vars="Dataset", value_vars=[f"novel_{n}" for n in ns], var_name="n", value_name="novel")

@@ -10,7 +10,7 @@ __all__ = ['TOKENIZERS', 'SENTENCE_BREAK', 'NLTK_ENGLISH_STOPWORDS', 'NOVELTY_ST
            'dataset_bias', 'pretokenised_folder', 'bias_table', 'plot_bias']
 
 # %% ../nbs/12a_bias.ipynb #7bd7ea26
-import functools, gzip, importlib.resources, json, math, string
+import functools, gzip, importlib.resources, json, math, string, sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +21,7 @@ import pandas as pd
 import matplotlib.pyplot as plt
 import seaborn as sns
 from nltk.tokenize import NLTKWordTokenizer
+from tqdm import tqdm
 
 from .core import CitesumError, save_table
 from .params import StageParams
@@ -264,12 +265,15 @@ def dataset_bias(ds,                      # a split from `citesum_nb.data.load_s
                  max_examples:int=0,      # the first N examples (0 = all)
                  tokenizer:str="spacy",   # tokens of the fragment measures (`fragment_tokens`)
                  lemmas:str="lookup",     # sentence fusion's lemmas (`fusion_tokens`)
+                 progress:bool=False,     # a labelled bar over the documents on stderr
                 )->tuple:                 # (dataset values, per-pair DataFrame)
     "CDEvalSumm's dataset-bias measures of a dataset split"
     if references not in ("all", "first"): raise CitesumError(f"references must be 'all' or 'first', got {references!r}")
     if max_examples: ds = ds.select(range(min(max_examples, len(ds))))
     rows = []
-    for doc, refs, i in zip(source_sentences(ds), ds["tgt"], ds["id"]):
+    docs = tqdm(zip(source_sentences(ds), ds["tgt"], ds["id"]), total=len(ds), desc="bias: documents measured", unit="doc",
+                file=sys.stderr, disable=not progress)
+    for doc, refs, i in docs:
         for k, ref in enumerate(refs[:1] if references == "first" else refs):
             rows.append({"id": i, "reference": k, **pair_bias(doc, ref, tokenizer, lemmas)})
     per = pd.DataFrame(rows)
@@ -297,13 +301,16 @@ def bias_table(results:dict,  # dataset name -> values from `dataset_bias`
 
 def plot_bias(table:pd.DataFrame,  # from `bias_table`
              )->plt.Figure:
-    "One panel per dataset: the fraction measures (coverage, novelty-2, repetition-3, fusion) and copy length as bars"
-    cols = ["coverage", "novelty_2", "repetition_3", "fusion"]
-    fig, axes = plt.subplots(1, len(table), figsize=(2.6 * len(table), 2.4), squeeze=False, layout="constrained")
-    for ax, (_, row) in zip(axes[0], table.iterrows()):
-        sns.barplot(x=["coverage", "novelty-2", "repetition-3", "fusion"], y=[row[c] for c in cols], ax=ax,
-                    hue=["coverage", "novelty-2", "repetition-3", "fusion"], palette="colorblind", legend=False)
-        ax.set_ylim(0, 1); ax.set_title(f"{row['Dataset']}\n(copy length {row['copy_length']:.1f}, n={row['n']})", fontsize=9)
-        ax.tick_params(axis="x", rotation=30, labelsize=8)
-    axes[0][0].set_ylabel("fraction")
+    "One panel per dataset: the fraction measures (coverage, novelty-2, repetition-3, fusion) as bars, copy length in the title"
+    from citesum_nb.analysis import COLUMN_WIDTH, paper_style
+    cols, names = ["coverage", "novelty_2", "repetition_3", "fusion"], ["coverage", "novelty-2", "repetition-3", "fusion"]
+    with paper_style():
+        fig, axes = plt.subplots(1, len(table), figsize=(max(COLUMN_WIDTH, 2.0 * len(table)), 2.0), squeeze=False,
+                                 sharey=True, layout="constrained")
+        for ax, (_, row) in zip(axes[0], table.iterrows()):
+            sns.barplot(x=names, y=[row[c] for c in cols], ax=ax, hue=names, palette="colorblind", legend=False, width=0.7)
+            ax.set_ylim(0, 1); ax.set_title(f"{row['Dataset']} (n = {row['n']})\ncopy length {row['copy_length']:.1f} tokens")
+            ax.tick_params(axis="x", rotation=35); ax.set_xlabel("")
+            sns.despine(ax=ax)
+        axes[0][0].set_ylabel("Fraction of the summary (0–1)")
     return fig

@@ -414,7 +414,7 @@ def first_pass(shards, work:Path, eng:Engine, opt)->tuple:
     tables = [str(ensure_dir(work)/f"texts-{k}.parquet") if side else None for k in range(len(shards.fulltext_files))]
     p1 = [dask.delayed(extract_candidates, pure=True)(str(f), shards.fmt, opt.splitter, t, opt.with_aic, opt.validate_json)
           for f, t in zip(shards.fulltext_files, tables)]
-    frames, ids, logs = zip(*eng.compute(*p1)) if p1 else ((), (), ())
+    frames, ids, logs = zip(*eng.compute(*p1, label=f"build, pass 1: citation sentences of {len(p1)} full-text shards")) if p1 else ((), (), ())
     cands = pd.concat(list(frames), ignore_index=True) if frames else _frame([], CANDIDATE_COLUMNS)
     return cands, [i for x in ids for i in x], _sum_logs(logs), tables if side else None
 
@@ -442,7 +442,8 @@ def second_pass(shards, cands:pd.DataFrame, tables, eng:Engine, opt)->tuple:
         args = (opt.thresholds, opt.use_stemmer, 100, opt.max_abstract_chars)
         empty = _frame([], CANDIDATE_COLUMNS + META_COLUMNS[1:] + TEXT_COLUMNS[1:] + ["paper_id", "has_meta", "has_text"])
         finished = joined.map_partitions(finish_partition, *args, meta=finish_partition(empty, *args))
-        res, meta_counts, *logs = eng.compute(finished, meta_all["paper_id"].value_counts(), *[m[1] for m in metas], *tlogs)
+        res, meta_counts, *logs = eng.compute(finished, meta_all["paper_id"].value_counts(), *[m[1] for m in metas], *tlogs,
+                                               label="build, pass 2: join cited abstracts and filter")
     return res, meta_counts, _sum_logs(logs)
 
 # %% ../nbs/03_build.ipynb #c540f4eb

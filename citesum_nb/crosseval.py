@@ -173,22 +173,29 @@ def compare_systems(U_a,  # matrix of system A
             "p_wilcoxon_u": _wilcoxon(A.to_numpy(), B.to_numpy()), "p_wilcoxon_u_hat": _wilcoxon(Ah.to_numpy(), Bh.to_numpy())}
 
 # %% ../nbs/12_crosseval.ipynb #7ccc6537
+def _heatmap(ax, M, title:str, **kw):
+    "One annotated heat map of a cross-dataset matrix (rows: training dataset, columns: test dataset) in the figure style"
+    import seaborn as sns
+    if M.isna().to_numpy().all(): kw = {"vmin": 0, "vmax": 1, **kw}   # every cell undefined (U_jj = 0): blank cells, no colour scale to find
+    sns.heatmap(M, ax=ax, annot=True, cbar=False, linewidths=0.5, annot_kws={"fontsize": 6.5}, **kw)
+    ax.set_title(title); ax.set_xlabel("Test dataset"); ax.set_ylabel("Training dataset")
+    ax.tick_params(axis="x", rotation=30); ax.tick_params(axis="y", rotation=0)
+
 def plot_comparison(cmp:dict,   # from `compare_systems`
                     title:str,  # e.g. "logreg − lead"
                    )->plt.Figure:
     "ΔU and ΔÛ heatmaps side by side (rows: training dataset; columns: test dataset and avg)"
-    import seaborn as sns
-    fig, axes = plt.subplots(1, 2, figsize=(2 + 2.2 * len(cmp["delta_u"].columns), 0.6 + 0.45 * len(cmp["delta_u"])), layout="constrained")
-    for ax, key, label in ((axes[0], "delta_u", "ΔU (points)"), (axes[1], "delta_u_hat", "ΔÛ (× 100)")):
-        D = cmp[key]; m = float(np.nanmax(np.abs(D.to_numpy()), initial=0)) or 1.0
-        sns.heatmap(D, ax=ax, annot=True, fmt=".1f", cmap="RdBu", vmin=-m, vmax=m, center=0, cbar=False,
-                    linewidths=0.5, annot_kws={"fontsize": 8})
-        ax.axvline(len(D.columns) - 1, color="black", lw=1.5)
-        p = cmp["p_wilcoxon_u" if key == "delta_u" else "p_wilcoxon_u_hat"]
-        blank = ", blank: U_jj is 0" if D.isna().to_numpy().any() else ""
-        ax.set_title(f"{label}, Wilcoxon p = {p:.3g}{blank}", fontsize=9); ax.set_xlabel("test dataset"); ax.set_ylabel("trained on")
-        ax.tick_params(axis="x", rotation=30); ax.tick_params(axis="y", rotation=0)
-    fig.suptitle(title, fontsize=10)
+    from citesum_nb.analysis import paper_style
+    n_rows, n_cols = cmp["delta_u"].shape
+    with paper_style():
+        fig, axes = plt.subplots(1, 2, figsize=(1.4 + 1.1 * n_cols, 0.9 + 0.3 * n_rows), layout="constrained")
+        for ax, key, label in ((axes[0], "delta_u", "ΔU (score × 100)"), (axes[1], "delta_u_hat", "ΔÛ (× 100)")):
+            D = cmp[key]; m = float(np.nanmax(np.abs(D.to_numpy()), initial=0)) or 1.0
+            p = cmp["p_wilcoxon_u" if key == "delta_u" else "p_wilcoxon_u_hat"]
+            blank = ", blank: U_jj is 0" if D.isna().to_numpy().any() else ""
+            _heatmap(ax, D, f"{label}, Wilcoxon p = {p:.3g}{blank}", fmt=".1f", cmap="RdBu", vmin=-m, vmax=m, center=0)
+            ax.axvline(len(D.columns) - 1, color="black", lw=1.2)
+        fig.suptitle(title, fontsize=8)
     return fig
 
 def with_in_domain(U)->pd.DataFrame:
@@ -200,16 +207,15 @@ def plot_matrix(U,          # a cross-dataset matrix
                 title:str,  # e.g. "logreg, ROUGE-1 F"
                )->plt.Figure:
     "U (with its in-domain column) and Û heatmaps side by side"
-    import seaborn as sns
+    from citesum_nb.analysis import paper_style
     U = as_matrix(U)
-    fig, axes = plt.subplots(1, 2, figsize=(3 + 2 * len(U), 0.6 + 0.45 * len(U)), layout="constrained")
-    for ax, M, label, fmt in ((axes[0], with_in_domain(U), "U | in-domain", ".1f"), (axes[1], normalized_matrix(U, strict=False) * 100, "Û × 100", ".0f")):
-        sns.heatmap(M, ax=ax, annot=True, fmt=fmt, cmap="Blues", cbar=False, linewidths=0.5, annot_kws={"fontsize": 8})
-        if label.startswith("U |"): ax.axvline(len(U), color="black", lw=1.5)
-        ax.set_title(label, fontsize=9); ax.set_xlabel("test dataset"); ax.set_ylabel("trained on")
-        ax.tick_params(axis="x", rotation=30); ax.tick_params(axis="y", rotation=0)
-    stab = normalized_matrix(U, strict=False).to_numpy().mean() * 100   # NaN when a U_jj is 0
-    fig.suptitle(f"{title}: stiffness {stiffness(U):.1f}, stableness {stab:.1f}", fontsize=10)
+    with paper_style():
+        fig, axes = plt.subplots(1, 2, figsize=(1.6 + 0.55 * (2 * len(U) + 1), 0.9 + 0.3 * len(U)), layout="constrained")
+        _heatmap(axes[0], with_in_domain(U), "U (score × 100) | in-domain", fmt=".1f", cmap="Blues")
+        axes[0].axvline(len(U), color="black", lw=1.2)
+        _heatmap(axes[1], normalized_matrix(U, strict=False) * 100, "Û (% of in-domain)", fmt=".0f", cmap="Blues")
+        stab = normalized_matrix(U, strict=False).to_numpy().mean() * 100   # NaN when a U_jj is 0
+        fig.suptitle(f"{title}: stiffness {stiffness(U):.1f}, stableness {stab:.1f} %", fontsize=8)
     return fig
 
 # %% ../nbs/12_crosseval.ipynb #de7047ed
@@ -236,18 +242,22 @@ PUBLISHED_SOURCE = ("Chen et al. (2020), Figure 4 (zide05/CDEvalSumm figs/ROUGE_
 def plot_scalars(table:pd.DataFrame,  # columns system, kind (extractive/abstractive), stiffness, stableness
                  title:str="",
                 )->plt.Figure:
-    "Stiffness and stableness bars per system, extractive and abstractive systems in two colours"
+    "Stiffness and stableness bars per system, extractive and abstractive systems in two colours (a legend entry per kind present)"
     import seaborn as sns
-    pal = {"extractive": "#d9d24c", "abstractive": "#b4b4a9"}
-    fig, axes = plt.subplots(2, 1, figsize=(max(3.0, 0.45 * len(table) + 1), 4), layout="constrained")
-    for ax, col in zip(axes, ("stiffness", "stableness")):
-        sns.barplot(data=table, x="system", y=col, hue="kind", palette=pal, dodge=False, ax=ax, legend=ax is axes[0])
-        ax.set_xlabel(""); ax.set_ylabel(col); ax.tick_params(axis="x", rotation=40)
-        for k, v in enumerate(table[col]):
-            if pd.isna(v): ax.text(k, 0, "undefined\n(a U_jj is 0)", ha="center", va="bottom", fontsize=7, color="grey")
-        if col == "stableness": ax.axhline(100, color="grey", lw=0.6, ls="--")
-    sns.move_legend(axes[0], "upper left", bbox_to_anchor=(1, 1), frameon=False, title=None)
-    if title: fig.suptitle(title, fontsize=9)
+    from citesum_nb.analysis import paper_style
+    pal = {k: c for k, c in {"extractive": "#d9d24c", "abstractive": "#b4b4a9"}.items() if k in set(table["kind"])}
+    labels = {"stiffness": "Stiffness (score × 100)", "stableness": "Stableness (%)"}
+    with paper_style():
+        fig, axes = plt.subplots(2, 1, figsize=(max(3.3, 0.4 * len(table) + 1.2), 3.4), sharex=True, layout="constrained")
+        for ax, col in zip(axes, labels):
+            sns.barplot(data=table, x="system", y=col, hue="kind", hue_order=list(pal), palette=pal, dodge=False, ax=ax, legend=ax is axes[0])
+            ax.set_xlabel(""); ax.set_ylabel(labels[col]); ax.tick_params(axis="x", rotation=40)
+            for k, v in enumerate(table[col]):
+                if pd.isna(v): ax.text(k, 0, "undefined\n(a U_jj is 0)", ha="center", va="bottom", fontsize=6, color="grey")
+            if col == "stableness": ax.axhline(100, color="grey", lw=0.6, ls="--")
+            sns.despine(ax=ax)
+        sns.move_legend(axes[0], "upper left", bbox_to_anchor=(1, 1), frameon=False, title=None)
+        if title: fig.suptitle(title, fontsize=8)
     return fig
 
 # %% ../nbs/12_crosseval.ipynb #d2bf9a30

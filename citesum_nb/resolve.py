@@ -396,7 +396,7 @@ def gather_corpus(s2orc_dir=None,  # S2ORC folder; None or "" for the bundled sa
     shards = find_shards(s2orc_dir or sample_corpus_dir(), fmt)
     tasks = [dask.delayed(scan_fulltext, pure=True)(str(f), shards.fmt) for f in shards.fulltext_files]
     tasks += [dask.delayed(scan_metadata, pure=True)(str(f), shards.fmt) for f in shards.metadata_files]
-    with Engine(scheduler, workers, progress) as eng: res = eng.compute(*tasks)   # citesum_nb.engine
+    with Engine(scheduler, workers, progress) as eng: res = eng.compute(*tasks, label=f"resolve: read {len(tasks)} corpus shards")   # citesum_nb.engine
     ft, md = res[:len(shards.fulltext_files)], res[len(shards.fulltext_files):]
     log, meta, papers = sum((l for _, l in res), BadInputLog()), {}, {}
     for m, _ in md:
@@ -487,7 +487,7 @@ def resolve_corpus(corpus:Corpus, p:ResolveParams, inlinks:dict|None=None)->pd.D
                  "inlinks": {r: ctx[r] for r in cands if r in ctx}}
         tasks.append(dask.delayed(resolve_batch, pure=True)(batch, [r.name for r in reps], p.windows, p.scorers, exclude,
                                                            p.text, p.window_count))
-    with Engine(p.scheduler, p.workers, p.progress) as eng: parts = eng.compute(*tasks)
+    with Engine(p.scheduler, p.workers, p.progress) as eng: parts = eng.compute(*tasks, label=f"resolve: {len(docs)} test documents in {len(tasks)} batches")
     return pd.DataFrame([r for part in parts for r in part], columns=CONTEXT_COLUMNS)
 
 # %% ../nbs/09_citation_resolution.ipynb #06293075
@@ -610,20 +610,22 @@ def results_by_min_refs(corpus:Corpus, p:ResolveParams, per_context:pd.DataFrame
 def plot_accuracy(table:pd.DataFrame)->"plt.Figure":
     "Accuracy by representation × window, one panel per scorer, with the random baseline drawn"
     import seaborn as sns
+    from citesum_nb.analysis import paper_style
     order = list(dict.fromkeys(table.sort_values("type", key=lambda s: s.map({"internal": 0, "external": 1, "mixed": 2}),
                                                  kind="stable")["representation"]))
-    g = sns.catplot(data=table, x="accuracy", y="representation", hue="window", col="scorer", kind="point", order=order,
-                    dodge=0.5, linestyle="none", markersize=4, height=0.3 * len(order) + 1.5, aspect=1.1)
-    kinds = [parse_representation(r).kind for r in order]
-    for ax, (_, t) in zip(g.axes.flat, table.groupby("scorer", sort=False)):
-        for i in range(1, len(order)):
-            if kinds[i] != kinds[i - 1]: ax.axhline(i - 0.5, color="lightgrey", lw=0.8)   # internal | external | mixed
-        ax.axvline(t["random_baseline"].iloc[0], ls="--", color="grey", lw=1)
-        ax.text(t["random_baseline"].iloc[0], -0.7, " random", color="grey", fontsize=8, va="bottom")
-        ax.grid(axis="x", alpha=0.3)
-    g.set_titles("{col_name}"); g.set_axis_labels("top-1 accuracy", "")
-    g.figure.suptitle(f"Citation resolution: {table['n_docs'].iloc[0]} documents, {table['n_contexts'].iloc[0]} citation contexts "
-                      f"({table['n_citations'].iloc[0]} citations), min_refs {table['min_refs'].iloc[0]}", y=1.02, fontsize=10)
+    with paper_style():
+        g = sns.catplot(data=table, x="accuracy", y="representation", hue="window", col="scorer", kind="point", order=order,
+                        dodge=0.5, linestyle="none", markersize=3, height=0.18 * len(order) + 1.2, aspect=1.2)
+        kinds = [parse_representation(r).kind for r in order]
+        for ax, (_, t) in zip(g.axes.flat, table.groupby("scorer", sort=False)):
+            for i in range(1, len(order)):
+                if kinds[i] != kinds[i - 1]: ax.axhline(i - 0.5, color="lightgrey", lw=0.8)   # internal | external | mixed
+            ax.axvline(t["random_baseline"].iloc[0], ls="--", color="grey", lw=1)
+            ax.text(t["random_baseline"].iloc[0], -0.7, " random", color="grey", fontsize=6.5, va="bottom")
+            ax.grid(axis="x", alpha=0.3)
+        g.set_titles("{col_name}"); g.set_axis_labels("Top-1 accuracy (share of citation contexts)", "")
+        g.figure.suptitle(f"Citation resolution: {table['n_docs'].iloc[0]} documents, {table['n_contexts'].iloc[0]} citation contexts "
+                          f"({table['n_citations'].iloc[0]} citations), min_refs {table['min_refs'].iloc[0]}", y=1.02, fontsize=8)
     return g.figure
 
 # %% ../nbs/09_citation_resolution.ipynb #257b0ea8

@@ -221,7 +221,7 @@ def bias_cli(argv:list|None=None)->int:
     if a.max_examples < 0: raise CitesumError(f"--max-examples must be >= 0, got {a.max_examples}")
     ds = load_split(a.data, a.split, fmt=a.fmt, src_col=a.src_col, tgt_col=a.tgt_col)
     b = BiasParams.from_dict({k: v for k, v in vars(a).items() if k in ("references", "tokenizer", "lemmas")}, "options")
-    res, per = dataset_bias(ds, b.references, a.max_examples, b.tokenizer, b.lemmas)
+    res, per = dataset_bias(ds, b.references, a.max_examples, b.tokenizer, b.lemmas, progress=not a.json and sys.stderr.isatty())   # bar: a person watches
     if a.out: ensure_dir(Path(a.out).parent); per.to_csv(a.out, index=False)
     if a.json: print(json.dumps(res)); return 0
     print(f"{a.data} [{a.split}], {res['n']} document-summary pairs (references: {b.references}, tokenizer: {b.tokenizer}, lemmas: {b.lemmas})")

@@ -130,8 +130,58 @@ def test_run_index_links_notebooks_figures_and_tables(tmp_path):
     r = citesum("docs", "--run-index", run)
     assert "every local link and image resolves" in r.stdout
     index = (run/"index.html").read_text()
-    assert 'href="html/one.html"' in index and "<td>two</td><td><span class=\"muted\">not run</span>" in index
+    assert 'href="html/one.html"' in index and "<td>two</td><td>not run</td><td class=\"num\"></td><td></td>" in index
     assert 'src="one/figures/01_line.png"' in index
     assert 'href="one/figures/01_line.pdf"' in index and 'href="one/results/table6.csv"' in index and "<td>tiny</td>" in index.replace(' style="text-align:left"', "")
     assert "CiteSum build report" in index and "ok" in index
     assert (run/"html"/"one.html").is_file() and check_links(run) == []
+
+
+HOSTILE = ['<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '"><svg onload=alert(1)>']
+
+
+def _live_tags(page:str)->list:
+    "Script elements, event-handler attributes and javascript: links of a page: what would run in a browser"
+    from bs4 import BeautifulSoup
+    soup, found = BeautifulSoup(page, "html.parser"), []
+    found += [str(t)[:80] for t in soup.find_all(["script", "svg", "iframe", "object", "embed"])]
+    for t in soup.find_all(True):
+        found += [f"{t.name} {a}" for a in t.attrs if a.lower().startswith("on")]
+        found += [f"{t.name} {a}={v}" for a, v in t.attrs.items() if a in ("href", "src") and str(v).strip().lower().startswith("javascript:")]
+    return found
+
+
+def test_run_index_escapes_everything_from_the_run(tmp_path):
+    "Step names, table cells, report text, figure file names and captions that hold HTML are shown as text; nothing in the index runs"
+    import matplotlib; matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from citesum_nb.analysis import save_figure
+    run = _fake_run(tmp_path/"run")
+    (run/"run.yaml").write_text(yaml.safe_dump({"steps": [{"name": "one"}, *({"name": h} for h in HOSTILE)]}))
+    rows = "".join(f"| {h} | [link](javascript:alert(1)) |\n" for h in HOSTILE)
+    (run/"one"/"results"/"table6.md").write_text("| title | link |\n| --- | --- |\n" + rows)
+    (run/"one"/"dataset"/"report.md").write_text("# Report\n\n" + "\n\n".join(HOSTILE) + "\n")
+    fig, ax = plt.subplots(); ax.plot([1, 2])
+    save_figure(fig, run/"one"/"figures", "02_<img src=x onerror=alert(1)>", caption=HOSTILE[0]); plt.close(fig)
+    page = write_run_index(run).read_text()
+    assert _live_tags(page) == [], _live_tags(page)
+    assert page.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= 4   # a step, a table cell, the report, the caption: shown as text
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert _live_tags('<p><img src=x onerror="alert(1)"><a href="javascript:x">a</a><script>1</script></p>') != []   # the check sees them
+
+
+def test_run_index_shows_durations_captions_and_no_check_figures(tmp_path):
+    "Each step with its status and duration from the run log; figures with their stored captions; a notebook's `_checks` figures left out"
+    import matplotlib; matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from citesum_nb.analysis import save_figure
+    run = _fake_run(tmp_path/"run")
+    (run/"run_log.jsonl").write_text(json.dumps({"started": "2026-01-01T10:00:00", "only": None, "steps_run": ["one"],
+                                                 "status": "failed in two", "seconds": {"one": 75.2, "two": 3.0}}) + "\n")
+    fig, ax = plt.subplots(); ax.plot([1, 2])
+    save_figure(fig, run/"one"/"figures", "01_curve", caption="Loss against training steps")
+    save_figure(fig, run/"one"/"_checks", "01_x"); plt.close(fig)
+    page = write_run_index(run).read_text()
+    assert '<td>one</td><td>ok</td><td class="num">1 min 15 s</td>' in page and '<td>two</td><td>failed</td><td class="num">3 s</td>' in page
+    assert "<figcaption>Loss against training steps<" in page and "<figcaption>01 line<" in page   # stored caption; else the file name
+    assert "_checks" not in page and 'href="one/figures/01_curve.png"' in page                    # a click opens the full-size image

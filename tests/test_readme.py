@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, need_shared
+from test_run import noisy_outputs
 
 READMES = ("README.md", "bench/README.md")
 SETUP = ("python3 -m venv", "pip install", ". .venv/bin/activate")
@@ -144,6 +145,12 @@ def test_main_job_runs_in_a_clone_without_shared_data(clone):
     assert "skipped the SciTLDR rows" in analysis and "allenai/scitldr" in analysis   # one line that says where to get it
     assert (run/"04_analysis"/"figures"/"04_extractiveness.png").exists()
     assert "run folder:" in r.stdout and "03_build/dataset/report.md" in r.stdout
+    assert "without encryption" not in r.stdout + r.stderr                          # the kernels talk over IPC
+    noisy = [x for s in plan for x in noisy_outputs(run/f"{s['name']}.ipynb")]
+    assert noisy == [], "\n".join(noisy)                                             # no warning cells, one progress output per cell at most
+    index = (run/"index.html").read_text()
+    assert "_checks" not in index and "save_figure_check" not in index            # a notebook's own check figures stay out
+    assert all(re.search(rf'<td>{re.escape(s["name"])}</td><td>ok</td><td class="num">\d', index) for s in plan)   # every step's duration
 
 
 @pytest.mark.parametrize("cmd,comment,where", COMMANDS, ids=[c[:70] for c, *_ in COMMANDS])

@@ -27,6 +27,34 @@ def _copy_checkout(dest:Path)->Path:
     return dest
 
 
+PROGRESS = re.compile(r"\d+%\|[^|\n]*\||\] \| *\d+% Completed")   # a tqdm bar, a Dask bar
+ALLOWED_STDERR = (                                                     # warnings a reader of the demo is meant to see, or cannot be spared
+    "have no prediction",                                              # 05_evaluate shows how a missing prediction is reported
+    "[transformers] There were missing keys in the checkpoint model loaded",   # the tiny models' tied embeddings, on reloading the best checkpoint
+    "[transformers] mtime may not be reliable on this filesystem")
+
+
+def noisy_outputs(nb:Path)->list:
+    "What an executed notebook should not show: stderr warnings outside ALLOWED_STDERR, and cells with more than one progress output"
+    found = []
+    for i, c in enumerate(json.loads(nb.read_text())["cells"]):
+        errs = ["".join(o["text"]) for o in c.get("outputs", []) if o.get("output_type") == "stream" and o.get("name") == "stderr"]
+        if sum(bool(PROGRESS.search(t)) for t in errs) > 1: found.append(f"{nb.stem} cell {i}: {len(errs)} progress outputs")
+        for line in (l for t in errs for l in t.splitlines() if l.strip() and not l[:1].isspace()):   # a warning's source line is indented
+            if not PROGRESS.search(line) and not any(a in line for a in ALLOWED_STDERR) and re.search(r"warn|IProgress|encryption|error", line, re.I):
+                found.append(f"{nb.stem} cell {i}: {line[:160]}")
+    return found
+
+
+def test_noisy_outputs_finds_what_it_looks_for(tmp_path):
+    out = lambda t: {"output_type": "stream", "name": "stderr", "text": t}
+    cells = [{"cell_type": "code", "outputs": [out("\rMap: 100%|####| 12/12 [00:00<00:00]"), out("\rLoading: 100%|##| 2/2 [00:00<00:00]")]},
+             {"cell_type": "code", "outputs": [out("/x/tqdm/auto.py:21: TqdmWarning: IProgress not found. Please update jupyter\n")]},
+             {"cell_type": "code", "outputs": [out("build, pass 1: [########] | 100% Completed | 2.1s\n"), out("UserWarning: 1 of 3 examples have no prediction\n")]}]
+    (tmp_path/"n.ipynb").write_text(json.dumps({"cells": cells}))
+    assert noisy_outputs(tmp_path/"n.ipynb") == ["n cell 0: 2 progress outputs", "n cell 1: /x/tqdm/auto.py:21: TqdmWarning: IProgress not found. Please update jupyter"]
+
+
 def _tiny_spec(tmp_path:Path)->Path:
     spec = tmp_path/"two_steps.yaml"
     spec.write_text(yaml.safe_dump({"run_dir": str(tmp_path/"run"), "steps": [
