@@ -7,7 +7,7 @@ __all__ = ['CANDIDATE_COLUMNS', 'META_COLUMNS', 'FINISHED_COLUMNS', 'OUTPUT_NAME
            'SHARD_DAMAGE', 'BuildParams', 'passes_filter', 'extract_candidates', 'cited_metadata', 'cited_texts',
            'cited_fulltext', 'finish_partition', 'example_record', 'split_without_leakage', 'citesum_features',
            'write_hf_and_parquet', 'write_outputs', 'check_out_dir', 'publish_build', 'make_report', 'report_markdown',
-           'damage_summary', 'build_options', 'first_pass', 'second_pass', 'run_passes', 'build_citesum',
+           'damage_summary', 'build_options', 'first_pass', 'second_pass', 'why_empty', 'run_passes', 'build_citesum',
            'build_sample_dataset']
 
 # %% ../nbs/03_build.ipynb #9b3a5c6f
@@ -26,10 +26,10 @@ import dask.dataframe as dd
 
 from .core import CitesumError, ensure_dir, sample_corpus_dir, write_jsonl
 from .metrics import RecallScorer, rouge_recall
-from .s2orc import BadInputLog, find_shards, read_lines, fast_paper_id, has_related_work, parse_fulltext, parse_metadata
+from .s2orc import BadInputLog, find_shards, line_views, fast_paper_id, has_related_work, parse_fulltext, parse_metadata
 from .s2orc import check_json_lines, unpaired_shards
 from .citations import citation_sentences, introduction_and_conclusion, is_related_work
-from .raw_texts import TEXT_COLUMNS, TextTable, paper_texts_from_bytes, plausible_line, suspicious_line
+from .raw_texts import TEXT_COLUMNS, TextTable, paper_texts, plausible_line, suspicious_line
 from .engine import Engine
 from .params import FilePath, StageParams
 
@@ -74,41 +74,42 @@ CANDIDATE_COLUMNS = ["id", "citing_paper_id", "section", "sentence", "tgt", "cit
 def _frame(rows:list, columns:list)->pd.DataFrame:
     return pd.DataFrame(rows, columns=columns).astype({c: "object" for c in columns})
 
+def _read_paper(line, fmt:str, log:BadInputLog, ids:list, texts, with_aic:bool, validate_json:bool)->dict|None:
+    "One full-text line: its id appended to `ids`, its texts to the side table; the parsed record when it may have Related Work"
+    if fmt == "s2orc-2020" and not validate_json:
+        r = paper_texts(line, log, with_aic and texts is not None)
+        if r is None:
+            if (pid := fast_paper_id(line)) is not None: ids.append(pid)
+            return None
+        ids.append(r[0])
+        if texts: texts.add(r[0], r[2], *r[3])
+        return r[1]
+    pid = fast_paper_id(line)
+    if not validate_json and pid is not None and not has_related_work(line, fmt) and plausible_line(line, fmt):
+        ids.append(pid); return None   # (Datasets API layout: no side table; cited papers are read in the second pass)
+    rec = parse_fulltext(line, fmt, log)   # counts malformed / invalid UTF-8 / missing keys / wrong types by reason
+    if pid is not None or rec is not None: ids.append(pid if pid is not None else rec["paper_id"])
+    if rec is not None and texts: texts.add(rec["paper_id"], rec["abstract"], *(introduction_and_conclusion(rec) if with_aic else ("", "")))
+    return rec
+
 def extract_candidates(path,                 # one full-text shard
                        fmt:str,              # "s2orc-2020" or "s2-api"
                        splitter:str="fast",  # sentence splitter name
                        texts_out=None,       # Parquet file for every paper's abstract/introduction/conclusion (None: not written)
                        with_aic:bool=True,   # put introductions and conclusions in that table
-                       validate_json:bool=False,  # parse every line in full (broken JSON anywhere is counted)
+                       validate_json:bool=False,  # parse every line in full (every field of every paper checked)
                       )->tuple:
     "First pass over one full-text shard: (candidate sentences, paper ids, BadInputLog)"
     log, rows, ids = BadInputLog(), [], []
     texts = TextTable(texts_out) if texts_out else None
-    def add_texts(rec): texts.add(rec["paper_id"], rec["abstract"], *(introduction_and_conclusion(rec) if with_aic else ("", "")))
-    raw_reader = fmt == "s2orc-2020" and not validate_json
-    for line in read_lines(path, log):
-        log.add("papers_fulltext")
-        raw = paper_texts_from_bytes(line, with_aic and texts is not None) if raw_reader else None
-        if raw is not None:
-            pid, may_rw, abstract, aic = raw
-            ids.append(pid)
-            if not may_rw:
-                if texts: texts.add(pid, abstract, *aic)
-                continue
-        else:
-            pid = fast_paper_id(line)
-            if pid is not None: ids.append(pid)
-            if not validate_json and pid is not None and not has_related_work(line, fmt) and plausible_line(line, fmt):
-                if texts and (rec := parse_fulltext(line, fmt, log)) is not None: add_texts(rec)   # a layout the raw reader refuses
-                continue
-        rec = parse_fulltext(line, fmt, log)   # counts malformed / invalid UTF-8 / missing keys by reason
-        if rec is None: continue
-        if pid is None: ids.append(rec["paper_id"])
-        if texts: add_texts(rec)
-        if not any(is_related_work(p["section"]) for p in rec["body_text"]): continue
+    n = 0
+    for n, line in enumerate(line_views(path, log), 1):
+        rec = _read_paper(line, fmt, log, ids, texts, with_aic, validate_json)
+        if rec is None or not any(is_related_work(p["section"]) for p in rec["body_text"]): continue
         log.add("papers_with_related_work")
         for k, c in enumerate(citation_sentences(rec, splitter=splitter, log=log)):
             rows.append({**c, "id": f"{c['citing_paper_id']}:{k}"})
+    if n: log.add("papers_fulltext", n=n)
     if texts: texts.close()
     return _frame(rows, CANDIDATE_COLUMNS), ids, log
 
@@ -120,7 +121,7 @@ _NO_ABSTRACT = re.compile(rb'"abstract":\s*(?:null|""|\[\])')
 def cited_metadata(path, fmt:str, wanted)->tuple:
     "Metadata of the wanted papers in one metadata shard: (frame, BadInputLog)"
     log, rows = BadInputLog(), []
-    for line in read_lines(path, log):
+    for line in line_views(path, log):
         log.add("papers_metadata")
         if fmt == "s2orc-2020" and not _NO_ABSTRACT.search(line): log.add("papers_metadata_with_abstract")
         pid = fast_paper_id(line)
@@ -142,7 +143,7 @@ def cited_texts(path, wanted)->pd.DataFrame:
 def cited_fulltext(path, fmt:str, wanted, with_aic:bool=True, validate_json:bool=False)->tuple:
     "Abstract, introduction and conclusion of the wanted papers in one full-text shard, by a second read: (frame, BadInputLog)"
     log, rows = BadInputLog(), []
-    for line in read_lines(path, BadInputLog()):   # a damaged shard was counted by the first pass
+    for line in line_views(path, BadInputLog()):   # a damaged shard was counted by the first pass
         pid = fast_paper_id(line)
         if pid is not None and pid not in wanted: continue
         parsed_before = validate_json or pid is None or has_related_work(line, fmt) or not plausible_line(line, fmt)
@@ -445,6 +446,21 @@ def second_pass(shards, cands:pd.DataFrame, tables, eng:Engine, opt)->tuple:
     return res, meta_counts, _sum_logs(logs)
 
 # %% ../nbs/03_build.ipynb #c540f4eb
+def why_empty(log:BadInputLog, res:pd.DataFrame)->str:
+    "One line on why a build kept no example ('' when it kept some)"
+    if (res["drop_reason"] == "").any(): return ""
+    n = log["sentences_single_citation"]
+    if not log["papers_fulltext"]: return "no full-text paper could be read"
+    if not log["papers_with_related_work"]: return f"none of the {log['papers_fulltext']:,} papers has a Related Work section"
+    if not n: return f"no sentence of the {log['papers_with_related_work']:,} Related Work sections cites exactly one bib entry"
+    if not log["candidates_linked"]:
+        why = (f"their bib entries have no `link` key (`missing_key:bib_entries.link` in {log['missing_key:bib_entries.link']:,} papers; "
+               f"S2ORC releases after 2020-07-05 do not link bib entries to paper ids)" if log["missing_key:bib_entries.link"]
+               else "the bib entries they cite are not linked to a paper id (`link` is null)")
+        return f"none of the {n:,} single-citation sentences could be linked to a cited paper: {why}"
+    top = res["drop_reason"].value_counts().head(3)
+    return f"none of the {len(res):,} linked candidates was kept ({', '.join(f'{r} {c:,}' for r, c in top.items())})"
+
 def run_passes(shards, work:Path, scheduler:str, workers:int, progress:bool, opt)->tuple:
     "Both passes on the requested scheduler, duplicate candidates removed: (finished frame, log, duplicates, timings, scheduler settings)"
     timings = {}
@@ -459,7 +475,11 @@ def run_passes(shards, work:Path, scheduler:str, workers:int, progress:bool, opt
             timings["pass2_join_and_filter_s"] = time.time() - t
         dups = {"fulltext": _duplicates(pd.Series(ids, dtype="object").value_counts()), "metadata": _duplicates(meta_counts),
                 "candidate_rows": n - len(cands)}
-        return res, log + log2, dups, timings, {"scheduler": eng.scheduler, "workers": eng.n_workers}
+        log = log + log2
+        if why := why_empty(log, res):   # an empty dataset is never silent; unlinkable citations are damaged input (--strict)
+            print(f"citesum build: warning: the dataset is empty: {why}", file=sys.stderr, flush=True)
+            if log["sentences_single_citation"] and not log["candidates_linked"]: log.add("no_citation_linked", why, keep_all=True)
+        return res, log, dups, timings, {"scheduler": eng.scheduler, "workers": eng.n_workers}
     finally: shutil.rmtree(work, ignore_errors=True)
 
 # %% ../nbs/03_build.ipynb #99c4858c
