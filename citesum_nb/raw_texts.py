@@ -32,20 +32,22 @@ def plausible_line(line:bytes, fmt:str)->bool:
     return not suspicious_line(line, fmt) and valid_utf8(line)
 
 # %% ../nbs/03a_raw_texts.ipynb #96e4abb9
+_ABSENT = Raw(b"")   # a raw field that is not in the line
+
 class ParaTexts(Para2020):
-    "A body paragraph as the first pass reads it: the section, the text kept raw (decoded only when it is used), the spans unread"
+    "A body paragraph as the first pass reads it: the section; the text kept raw (decoded only when it is used); the spans unread"
     text: Raw
-    cite_spans: list[Raw] | None = None
+    cite_spans: Raw = _ABSENT
 
 class ParseTexts(Parse2020):
     "A parse object as the first pass reads it: the paragraphs as `ParaTexts`, the bib entries unread"
     body_text: list[ParaTexts] | UnsetType = UNSET
-    bib_entries: dict[str, Raw] | UnsetType = UNSET
+    bib_entries: Raw = _ABSENT
 
 class PaperTexts(Paper2020):
     "A 2020-family full-text line as the first pass reads it (`Paper2020`, with `ParseTexts` parses)"
     body_text: list[ParaTexts] | UnsetType = UNSET
-    bib_entries: dict[str, Raw] | UnsetType = UNSET
+    bib_entries: Raw = _ABSENT
     pdf_parse: ParseTexts | None = None
     grobid_parse: ParseTexts | None = None
     latex_parse: ParseTexts | None = None
@@ -53,47 +55,53 @@ class PaperTexts(Paper2020):
 _DECODE_TEXTS = msgspec.json.Decoder(PaperTexts).decode
 
 # %% ../nbs/03a_raw_texts.ipynb #f62b9207
-_QUOTE = 34   # a JSON string's first byte: a raw text that starts otherwise is not a string
-
-def _decoded(raws:list) -> list:
-    "Raw JSON strings decoded in one call"
-    return msgspec.json.decode(b"[" + b",".join(raws) + b"]", type=list[str])
-
-def _intro_and_conclusion(paras:list) -> tuple:
-    "`introduction_and_conclusion` of typed paragraphs: the block rule run once per heading, only the blocks' texts decoded"
-    titles = {p.section for p in paras}
-    if not any(t and ("introduction" in t.lower() or "conclusion" in t.lower()) for t in titles): return "", ""
-    runs = []   # one entry per heading: consecutive paragraphs with the same title
+def _runs(paras:list) -> list|None:
+    """`[title, first, last]` of each run of consecutive paragraphs under one title; None when a raw field does not hold
+    what `Paper2020` declares (by its first byte: a string text, cite spans a list or null)"""
+    runs = []
     for k, p in enumerate(paras):
+        if memoryview(p.text)[0] != 34 or (len(c := p.cite_spans) and memoryview(c)[0] not in (91, 110)): return None   # " [ n
         s = p.section or ""
-        if runs and runs[-1]["section"] == s: runs[-1]["last"] = k
-        else: runs.append({"section": s, "first": k, "last": k})
-    out = []
-    for word in ("introduction", "conclusion"):
-        block = section_paragraphs({"body_text": runs}, lambda s: word in s.lower())
-        raws = [paras[k].text for r in block for k in range(r["first"], r["last"] + 1)]
-        out.append(" ".join(_decoded(raws)) if raws else "")
-    return tuple(out)
+        if runs and runs[-1][0] == s: runs[-1][2] = k
+        else: runs.append([s, k, k])
+    return runs
+
+def _utf8(raw:Raw) -> bytes:
+    "The UTF-8 bytes of a raw JSON string: the bytes between its quotes, decoded only when it holds an escape"
+    b = bytes(raw)
+    return b[1:-1] if b.find(b"\\") < 0 else msgspec.json.decode(b, type=str).encode()
+
+def _intro_and_conclusion(paras:list, runs:list) -> tuple:
+    "`introduction_and_conclusion` of typed paragraphs, as UTF-8 bytes: the block rule run once per heading, only the blocks' texts read"
+    words = [w for w in ("introduction", "conclusion") if any(w in s.lower() for s, _, _ in runs)]
+    if not words: return b"", b""
+    heads = {"body_text": [{"section": s, "first": a, "last": b} for s, a, b in runs]}
+    out = {w: b" ".join(_utf8(paras[k].text) for r in section_paragraphs(heads, lambda s: w in s.lower()) for k in range(r["first"], r["last"] + 1))
+           for w in words}
+    return out.get("introduction", b""), out.get("conclusion", b"")
 
 def paper_texts(line,                  # one full-text line of the 2020 family (bytes or a memoryview)
                 log:BadInputLog,       # where bad input is counted (only when the line has to be parsed)
                 with_aic:bool=True,    # also read the introduction and conclusion
                 where:str|None=None,   # example id for the log when the record has none
+                utf8:bool|None=None,   # whether the line is valid UTF-8, when the caller checked it (`checked_line_views`)
                ) -> tuple|None:
-    """`(paper_id, record, abstract, (introduction, conclusion))`: `record` is the parsed paper when it may have Related
-    Work (or had to be parsed to count what is wrong with it), else None; None when the line cannot be used (counted)"""
+    """`(paper_id, record, abstract, (introduction, conclusion))`, the texts as UTF-8 bytes: `record` is the parsed paper
+    when it may have Related Work (or had to be parsed to count what is wrong with it), else None; None when the line cannot be used (counted)"""
     d = None
-    if valid_utf8(line):
+    if valid_utf8(line) if utf8 is None else utf8:
         try: d = _DECODE_TEXTS(line)
         except msgspec.DecodeError: pass   # malformed, or a wrong type: the parser counts it
     if d is not None and d.paper_id is not None and d.paper_id != "":
         parse = record_parse(d); paras = parse.body_text
-        if (paras is not UNSET and parse.bib_entries is not UNSET and all(memoryview(p.text)[0] == _QUOTE for p in paras)
-                and not any(is_related_work(t) for t in {p.section for p in paras} if t)):
-            return str(d.paper_id), None, record_abstract(d, parse), _intro_and_conclusion(paras) if with_aic else ("", "")
+        raw_bibs = parse.bib_entries
+        if paras is not UNSET and len(raw_bibs) and memoryview(raw_bibs)[0] == 123 and (runs := _runs(paras)) is not None \
+                and not any(is_related_work(s) for s, _, _ in runs):   # bib entries an object ({), no Related Work title
+            return str(d.paper_id), None, record_abstract(d, parse).encode(), _intro_and_conclusion(paras, runs) if with_aic else (b"", b"")
     rec = parse_fulltext(line, "s2orc-2020", log, where)
     if rec is None: return None
-    return rec["paper_id"], rec, rec["abstract"], introduction_and_conclusion(rec) if with_aic else ("", "")
+    aic = introduction_and_conclusion(rec) if with_aic else ("", "")
+    return rec["paper_id"], rec, rec["abstract"].encode(), tuple(t.encode() for t in aic)
 
 # %% ../nbs/03a_raw_texts.ipynb #ef93095f
 TEXT_COLUMNS = ["paper_id", "abstract_text", "introduction", "conclusion"]
@@ -105,14 +113,16 @@ class TextTable:
         self.path, self.n, self.writer = str(path), rows_per_group, None
         self.cols = {c: [] for c in TEXT_COLUMNS}
 
-    def add(self, paper_id:str, abstract:str, introduction:str, conclusion:str):
+    def add(self, paper_id:str, abstract, introduction, conclusion):   # the texts as UTF-8 bytes (or str)
         "Add one paper's row"
-        for c, v in zip(self.cols.values(), (paper_id, abstract, introduction, conclusion)): c.append(v)
+        self.cols["paper_id"].append(paper_id)
+        for c, v in zip(TEXT_COLUMNS[1:], (abstract, introduction, conclusion)): self.cols[c].append(v.encode() if isinstance(v, str) else v)
         if len(self.cols["paper_id"]) >= self.n: self._flush()
 
     def _flush(self):
         import pyarrow as pa, pyarrow.parquet as pq
-        tab = pa.table({c: pa.array(v, pa.string()) for c, v in self.cols.items()})
+        tab = pa.table({c: pa.array(v, pa.string()) if c == "paper_id" else pa.array(v, pa.binary()).cast(pa.string())   # UTF-8 checked here
+                        for c, v in self.cols.items()})
         if self.writer is None:  # uncompressed: the table is read once, and compressing it costs a quarter of the scan
             self.writer = pq.ParquetWriter(self.path, tab.schema, compression="none", use_dictionary=False, write_statistics=False)
         self.writer.write_table(tab)

@@ -4,13 +4,13 @@
 
 # %% auto #0
 __all__ = ['FORMATS', 'COMPRESSIONS', 'RELATED_WORK', 'RELATED_WORK_BYTES', 'SECTION_TITLE_BYTES', 'Ref', 'API_SPANS',
-           'WHOLE_LISTS', 'S2orcParams', 'BadInputLog', 'S2orcShards', 'find_shards', 'compression_of', 'shard_name',
-           'line_views', 'read_lines', 'check_json_lines', 'unpaired_shards', 'fast_paper_id', 'has_related_work',
-           'valid_utf8', 'Author', 'Journal', 'Span2020', 'Para2020', 'AbstractPara', 'Bib2020', 'Meta2020',
-           'MetaLine2020', 'Parse2020', 'Paper2020', 'ApiSpan', 'ApiRefAttrs', 'ApiEntryAttrs', 'ApiHeaderAttrs',
-           'ApiRefSpan', 'ApiEntrySpan', 'ApiHeaderSpan', 'ApiContent', 'ApiPaper', 'ApiFos', 'ApiMeta', 'decode_typed',
-           'record_parse', 'record_abstract', 'parse_fulltext', 'parse_metadata', 'write_s2_api_layout',
-           'iter_fulltext', 'iter_metadata', 'load_papers']
+           'WHOLE_LISTS', 'S2orcParams', 'BadInputLog', 'S2orcShards', 'find_shards', 'valid_utf8', 'compression_of',
+           'shard_name', 'checked_line_views', 'line_views', 'read_lines', 'check_json_lines', 'unpaired_shards',
+           'fast_paper_id', 'has_related_work', 'Author', 'Journal', 'Span2020', 'Para2020', 'AbstractPara', 'Bib2020',
+           'Meta2020', 'MetaLine2020', 'Parse2020', 'Paper2020', 'ApiSpan', 'ApiRefAttrs', 'ApiEntryAttrs',
+           'ApiHeaderAttrs', 'ApiRefSpan', 'ApiEntrySpan', 'ApiHeaderSpan', 'ApiContent', 'ApiPaper', 'ApiFos',
+           'ApiMeta', 'decode_typed', 'record_parse', 'record_abstract', 'parse_fulltext', 'parse_metadata',
+           'write_s2_api_layout', 'iter_fulltext', 'iter_metadata', 'load_papers']
 
 # %% ../nbs/01_s2orc.ipynb #76b28746
 import bz2, functools, gzip, lzma, re, types, typing, zlib
@@ -123,6 +123,25 @@ def find_shards(data_dir,  # an S2ORC folder in either layout
         raise CitesumError(f"no full-text shards in {d/ft} (format {fmt}); is this an S2ORC folder?")
     return shards
 
+# %% ../nbs/01_s2orc.ipynb #1ed36051
+try:
+    import numpy as _np, pyarrow as _pa
+    def _arrow_valid_utf8(data:bytes) -> bool:
+        off = _pa.py_buffer(_np.array([0, len(data)], dtype=_np.int64))
+        try: _pa.Array.from_buffers(_pa.large_string(), 1, [None, off, _pa.py_buffer(data)]).validate(full=True)
+        except _pa.ArrowInvalid: return False
+        return True
+except ImportError:  # pragma: no cover - pyarrow is a dependency
+    def _arrow_valid_utf8(data:bytes) -> bool:
+        try: data.decode("utf-8")
+        except UnicodeDecodeError: return False
+        return True
+
+def valid_utf8(data,  # raw bytes or a memoryview, e.g. one line
+              ) -> bool:
+    "Whether `data` is valid UTF-8 (checked without building a string)"
+    return (data.isascii() if isinstance(data, bytes) else False) or _arrow_valid_utf8(data)
+
 # %% ../nbs/01_s2orc.ipynb #888607f8
 _CHUNK = 1 << 20
 
@@ -175,29 +194,38 @@ def shard_name(path) -> str:
 
 def _blank(view) -> bool: return not view or (view[0] in b" \t\r\f\v" and bytes(view).isspace())
 
-def line_views(path,  # a shard: gzip, xz, bzip2 (any name; detected from the magic bytes) or plain JSONL
-               log:BadInputLog|None=None,  # where shard damage is counted; None: damage raises CitesumError
-              ) -> Iterator[memoryview]:
-    "Lines of a shard as zero-copy views into the decompressed blocks (no newline); blank lines skipped; a damaged stream ends after its last complete line"
+def checked_line_views(path,  # a shard: gzip, xz, bzip2 (any name; detected from the magic bytes) or plain JSONL
+                       log:BadInputLog|None=None,  # where shard damage is counted; None: damage raises CitesumError
+                      ) -> Iterator[tuple]:
+    "`(line, valid UTF-8)` for the lines of `line_views`; UTF-8 checked once per decompressed block, line by line only where it fails"
     rest, n = b"", 0
     try:
         for chunk in _raw_chunks(Path(path)):
             end = chunk.find(b"\n")
             if end < 0: rest += chunk; continue
-            view = memoryview(chunk)
-            line = memoryview(rest + chunk[:end]) if rest else view[:end]   # the first line may cross the block border
-            if not _blank(line): n += 1; yield line
-            start = end + 1
+            view, last = memoryview(chunk), chunk.rfind(b"\n")
+            if rest:   # the line that crosses the block border
+                line = memoryview(rest + chunk[:end])
+                if not _blank(line): n += 1; yield line, valid_utf8(line)
+                start = end + 1
+            else: start = 0
+            ok = valid_utf8(view[start:last])   # every whole line of the block at once
             while (end := chunk.find(b"\n", start)) >= 0:
-                if not _blank(line := view[start:end]): n += 1; yield line
+                if not _blank(line := view[start:end]): n += 1; yield line, ok or valid_utf8(line)
                 start = end + 1
             rest = chunk[start:]
     except _ShardDamage as e:
-        if e.whole and rest.strip(): n += 1; yield memoryview(rest)   # the stream itself ended cleanly: its last line is complete
+        if e.whole and rest.strip(): n += 1; yield memoryview(rest), valid_utf8(rest)   # the stream ended cleanly: its last line is whole
         if log is None: raise CitesumError(f"{path}: {e.what} after {n:,} lines") from None
         log.add(e.reason, f"{shard_name(path)}: {n} lines read", keep_all=True); return
-    if rest.strip(): n += 1; yield memoryview(rest)
+    if rest.strip(): n += 1; yield memoryview(rest), valid_utf8(rest)
     if n == 0 and log is not None: log.add("shard_empty", shard_name(path), keep_all=True)
+
+def line_views(path,  # a shard: gzip, xz, bzip2 (any name; detected from the magic bytes) or plain JSONL
+               log:BadInputLog|None=None,  # where shard damage is counted; None: damage raises CitesumError
+              ) -> Iterator[memoryview]:
+    "Lines of a shard as zero-copy views into the decompressed blocks (no newline); blank lines skipped; a damaged stream ends after its last complete line"
+    for line, _ in checked_line_views(path, log): yield line
 
 def read_lines(path,  # a shard: gzip, xz, bzip2 (any name; detected from the magic bytes) or plain JSONL
                log:BadInputLog|None=None,  # where shard damage is counted; None: damage raises CitesumError
@@ -267,25 +295,6 @@ def has_related_work(line,     # one raw full-text JSONL line (bytes or a memory
         return False
     vals = SECTION_TITLE_BYTES.findall(line)
     return bool(vals) and RELATED_WORK_BYTES.search(b"\n".join(set(vals))) is not None
-
-# %% ../nbs/01_s2orc.ipynb #1ed36051
-try:
-    import numpy as _np, pyarrow as _pa
-    def _arrow_valid_utf8(data:bytes) -> bool:
-        off = _pa.py_buffer(_np.array([0, len(data)], dtype=_np.int64))
-        try: _pa.Array.from_buffers(_pa.large_string(), 1, [None, off, _pa.py_buffer(data)]).validate(full=True)
-        except _pa.ArrowInvalid: return False
-        return True
-except ImportError:  # pragma: no cover - pyarrow is a dependency
-    def _arrow_valid_utf8(data:bytes) -> bool:
-        try: data.decode("utf-8")
-        except UnicodeDecodeError: return False
-        return True
-
-def valid_utf8(data,  # raw bytes or a memoryview, e.g. one line
-              ) -> bool:
-    "Whether `data` is valid UTF-8 (checked without building a string)"
-    return (data.isascii() if isinstance(data, bytes) else False) or _arrow_valid_utf8(data)
 
 # %% ../nbs/01_s2orc.ipynb #56eeed78
 Ref = str | int   # an identifier: paper ids, bib ids, links (the API writes ids as integers; bool and float are wrong types)

@@ -277,7 +277,7 @@ def test_first_pass_reader_agrees_with_the_parser(rw):
         rec = parse_fulltext(line, "s2orc-2020", log1 := BadInputLog())
         got = paper_texts(line, log2 := BadInputLog())
         if rec is None: assert got is None and log2.counts == log1.counts, name; continue
-        assert (got[0], got[2], got[3]) == (rec["paper_id"], rec["abstract"], introduction_and_conclusion(rec)), name
+        assert (got[0], got[2], got[3]) == (rec["paper_id"], rec["abstract"].encode(), tuple(t.encode() for t in introduction_and_conclusion(rec))), name
         may_rw = any(is_related_work(p["section"]) for p in rec["body_text"])
         assert (got[1] is not None) >= may_rw, name
         if got[1] is not None: assert got[1] == rec and log2.counts == log1.counts, name
