@@ -16,12 +16,12 @@ import seaborn as sns
 from sklearn.metrics import cohen_kappa_score
 
 from .core import CitesumError, ensure_dir, save_table, shared_data, skip_note
-from .data import load_split
+from .data import load_split, top_discipline
 from .metrics import RecallScorer, ngrams, word_tokens
 
 # %% auto #0
 __all__ = ['PAPER_RC', 'COLUMN_WIDTH', 'PAPER_ABSTRACTION', 'RATING_SCALE', 'SHEET_COLUMNS', 'AnalysisParams', 'split_frames',
-           'n_words', 'dataset_statistics', 'resolve_scitldr', 'statistics_table', 'top_discipline', 'unique_papers',
+           'n_words', 'dataset_statistics', 'resolve_scitldr', 'statistics_table', 'unique_papers',
            'discipline_distribution', 'save_figure', 'plot_discipline_distribution', 'citation_distribution',
            'plot_citation_distribution', 'source_recall', 'reference_groups', 'grouping_for', 'abstraction_level',
            'abstraction_table', 'extractive_fragments', 'extractiveness', 'extractiveness_table', 'plot_extractiveness',
@@ -37,7 +37,7 @@ from .params import FilePath, PathOrName, StageParams
 class AnalysisParams(StageParams):
     "Parameters of the dataset analysis (`04_analysis`)"
     notebook: ClassVar[str] = "04_analysis"
-    data_dir: FilePath = ""  # built CiteSum folder or official release folder; empty: build the bundled sample into out_dir
+    data_dir: PathOrName = ""  # built CiteSum folder or official release folder; empty: build the bundled sample into out_dir
     out_dir: FilePath = "../runs/demo/04_analysis"  # results/*.md|csv and the sample rating sheets go here
     fig_dir: FilePath = "../runs/demo/04_analysis/figures"  # figures (PNG and PDF) go here
     scitldr_dir: PathOrName = ""  # SciTLDR-A folder or allenai/scitldr; empty: the shared copy when present; none: skip
@@ -106,30 +106,6 @@ def statistics_table(datasets:list, # (name, name_or_path, automatic) triples
         sp = split_frames(path)
         rows.append(dataset_statistics(sp, name, automatic))
     return pd.DataFrame(rows)
-
-# %% ../nbs/04_analysis.ipynb #61cabf7a
-def top_discipline(discipline, # a record's `discipline` value: dict, list, str, JSON string or None
-                  )->str|None: # the top field of study
-    "Top field of study of one paper: first MAG field, else first S2 field"
-    d = discipline
-    if isinstance(d, str):
-        s = d.strip()
-        if s[:1] in "[{":
-            try: d = json.loads(s)
-            except ValueError: return s or None
-        else: return s or None
-    if d is None: return None
-    if isinstance(d, dict):
-        for k in ("mag_field_of_study", "s2_fields_of_study", "fields_of_study", "field"):
-            v = d.get(k)
-            if v is not None and (isinstance(v, str) or len(v)): return top_discipline(v)
-        return None
-    if isinstance(d, (list, tuple, np.ndarray)):
-        for v in d:
-            if isinstance(v, dict): v = v.get("category")
-            if v: return str(v)
-        return None
-    return None
 
 # %% ../nbs/04_analysis.ipynb #e7037a86
 def unique_papers(df:pd.DataFrame, # examples with `paper_id` (cited paper) or `title`

@@ -15,7 +15,7 @@ from .params import FilePath, PathOrName, StageParams
 class BaselinesParams(StageParams):
     "Parameters of the extractive baselines (`05a_baselines`)"
     notebook: ClassVar[str] = "05a_baselines"
-    data_dir: FilePath = ""  # a built CiteSum folder with train/val/test.jsonl; empty: build the bundled sample into out_dir first
+    data_dir: PathOrName = ""  # a built CiteSum folder with train/val/test.jsonl; empty: build the bundled sample into out_dir first
     scitldr_dir: PathOrName = ""  # a SciTLDR-style folder, SciTLDR-A or its parent; empty: the shared data folder when present
     split: str = "test"  # split to score
     out_dir: FilePath = "../runs/demo/05a_baselines"  # tables go to {out_dir}/results

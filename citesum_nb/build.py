@@ -33,6 +33,8 @@ from .engine import Engine
 from .params import FilePath, StageParams
 
 # %% ../nbs/03_build.ipynb #7203103d
+from .engine import Scheduler
+
 @dataclass
 class BuildParams(StageParams):
     "Parameters of the build (`03_build` and `citesum build`)"
@@ -40,7 +42,7 @@ class BuildParams(StageParams):
     s2orc_dir: FilePath = ""  # S2ORC folder (2020-07-05 or Datasets API layout), empty for the bundled sample corpus
     out_dir: FilePath = "../runs/demo/03_build"  # the dataset is written to <out_dir>/dataset
     fmt: Literal["auto", "s2orc-2020", "s2-api"] = "auto"  # layout of s2orc_dir
-    scheduler: str = "synchronous"  # "local" (a LocalCluster), "synchronous" (one process, for debugging), "threads", or tcp://host:8786
+    scheduler: Scheduler = "synchronous"  # local (a LocalCluster), synchronous (one process), threads, processes, or tcp://host:8786
     workers: int = 0  # LocalCluster workers, 0 for one per core
     thresholds: list[float] = field(default_factory=lambda: [50, 20, 40])  # minimum ROUGE-1/2/L recall (x100) of the sentence against the cited abstract
     use_stemmer: bool = True  # Porter stemming in rouge-score
@@ -50,11 +52,10 @@ class BuildParams(StageParams):
     splitter: Literal["fast", "spacy"] = "fast"  # sentence splitter: "fast" (rule-based) or "spacy"
     max_abstract_chars: int = 4000  # longer cited "abstracts" (body-text debris) are dropped as cited_abstract_too_long; 0: no limit
     validate_json: bool = False  # parse every full-text line in full, so that broken JSON anywhere is counted (slower)
+    license: str = "odc-by"  # licence of the input corpus, stated in the dataset card (S2ORC: odc-by; CL-SciSumm: cc-by-4.0)
 
     def validate(self):
-        "Scheduler name, thresholds in [0, 100], split shares that sum to 1"
-        self.require("scheduler", self.scheduler in ("local", "synchronous", "threads") or self.scheduler.startswith("tcp://"),
-                     "must be local, synchronous, threads or a tcp://host:port address")
+        "Workers, thresholds in [0, 100], split shares that sum to 1 (the scheduler's name is checked by its type)"
         self.require("workers", self.workers >= 0, "must be 0 (one per core) or more")
         self.require("thresholds", len(self.thresholds) == 3 and all(0 <= t <= 100 for t in self.thresholds),
                      "three ROUGE-1/2/L recall thresholds between 0 and 100")
@@ -518,6 +519,7 @@ def build_citesum(s2orc_dir=None,            # S2ORC folder; None or "" = the bu
                   max_abstract_chars:int=4000,  # longer cited abstracts are dropped (cited_abstract_too_long); 0: no limit
                   validate_json:bool=False,  # parse every full-text line in full (broken JSON anywhere is counted; slower)
                   overwrite:bool=False,      # replace a previous build in `out_dir`
+                  license:str=BuildParams.license,  # licence of the input corpus (recorded in the report for the dataset card)
                  )->dict:
     "Build CiteSum from S2ORC into `out_dir` (via a temporary sibling folder); returns the report (also report.json / report.md)"
     t0 = time.time()
@@ -536,7 +538,7 @@ def build_citesum(s2orc_dir=None,            # S2ORC folder; None or "" = the bu
         kept = write_outputs(tmp, res, split_ratios, seed)
         timings["write_outputs_s"] = time.time() - t
         settings = {"thresholds": list(opt.thresholds), "use_stemmer": use_stemmer, "max_abstract_chars": opt.max_abstract_chars,
-                    "validate_json": validate_json, "split_ratios": list(split_ratios), "seed": seed, **engine}
+                    "validate_json": validate_json, "license": license, "split_ratios": list(split_ratios), "seed": seed, **engine}
         report = make_report(log, res, kept, dups, shards, settings, {**timings, "total_s": time.time() - t0})
         (tmp/"report.json").write_text(json.dumps(report, indent=2) + "\n")
         (tmp/"report.md").write_text(report_markdown(report))

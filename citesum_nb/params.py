@@ -4,11 +4,12 @@
 
 # %% auto #0
 __all__ = ['PATH', 'PATH_OR_NAME', 'FilePath', 'PathOrName', 'CoreParams', 'ParamsNotebookParams', 'MetricsNotebookParams',
-           'RawTextsNotebookParams', 'EngineNotebookParams', 'DataNotebookParams', 'TABLE_KEYS', 'type_name',
-           'check_value', 'value_from_text', 'StageParams', 'parameters_cell', 'cli_option', 'add_cli_options',
-           'parse_set', 'NestedPaths', 'path_kinds', 'resolve_paths', 'stage_params', 'ExamplesParams',
-           'examples_params', 'read_yaml', 'project_root', 'file_base', 'is_table', 'table_rows', 'fill_run_dir',
-           'row_values', 'file_values', 'load_params', 'check_inputs']
+           'RawTextsNotebookParams', 'EngineNotebookParams', 'DataNotebookParams', 'MAX_PARAMS_BYTES', 'TABLE_KEYS',
+           'Check', 'type_name', 'check_value', 'load_yaml', 'value_from_text', 'StageParams', 'parameters_cell',
+           'cli_option', 'add_cli_options', 'parse_set', 'NestedPaths', 'path_kinds', 'resolve_paths', 'stage_params',
+           'ExamplesParams', 'examples_params', 'read_yaml', 'project_root', 'file_base', 'check_identifier',
+           'is_table', 'table_rows', 'fill_run_dir', 'row_values', 'file_values', 'given_values', 'command_defaults',
+           'load_params', 'check_inputs', 'CommandParser', 'stage_parser', 'stage_values']
 
 # %% ../nbs/00a_params.ipynb #6628085d
 import argparse, dataclasses, inspect, io, linecache, math, re, textwrap, tokenize, types, typing
@@ -21,19 +22,39 @@ import yaml
 from .core import CitesumError
 
 # %% ../nbs/00a_params.ipynb #bb519486
+def _strip(anno)->tuple:
+    "`(type, metadata)` of an `Annotated[type, ...]`; `(anno, ())` for any other annotation"
+    return (get_args(anno)[0], anno.__metadata__) if get_origin(anno) is Annotated else (anno, ())
+
 def _optional(anno)->tuple:
-    "`(inner type, True)` for `T | None` / `Optional[T]`, else `(anno, False)`"
+    "`(inner type, True)` for `T | None` / `Optional[T]`, else `(anno, False)`; `Annotated` metadata is left out"
+    anno = _strip(anno)[0]
     if get_origin(anno) in (typing.Union, types.UnionType):
         args = [a for a in get_args(anno) if a is not type(None)]
-        if len(args) == 1 and len(get_args(anno)) == 2: return args[0], True
+        if len(args) == 1 and len(get_args(anno)) == 2: return _strip(args[0])[0], True
     return anno, False
+
+def _metadata(anno)->tuple:
+    "The `Annotated` metadata of `anno`, or of `T` in `T | None`"
+    base, meta = _strip(anno)
+    if meta or get_origin(base) not in (typing.Union, types.UnionType): return meta
+    return next((_strip(a)[1] for a in get_args(base) if _strip(a)[1]), ())
+
+@dataclass(frozen=True)
+class Check:
+    "`Annotated` metadata of a type whose values a function accepts or refuses: `Annotated[str, Check(fn, 'what it accepts')]`"
+    fn: typing.Callable  # value -> the value; raises `CitesumError` with a one-line message that names the value
+    what: str            # how the accepted values read in messages and help
 
 _TYPE_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "text", dict: "a mapping"}
 
 def type_name(anno)->str:
-    "How a parameter type reads in messages and help: 'an integer', 'a list of numbers', 'one of abs, aic'"
+    "How a parameter type reads in messages and help: 'an integer', 'a list of numbers', 'one of abs, aic', 'a path'"
     inner, opt = _optional(anno)
-    if get_origin(inner) is Literal: s = "one of " + ", ".join(map(str, get_args(inner)))
+    meta = _metadata(anno)
+    named = [m.what for m in meta if isinstance(m, Check)] + [f"a {m}" for m in meta if isinstance(m, str)]
+    if named: s = named[0]
+    elif get_origin(inner) is Literal: s = "one of " + ", ".join(map(str, get_args(inner)))
     elif get_origin(inner) is list:
         el = get_args(inner)[0] if get_args(inner) else Any
         s = "a list" + ("" if el is Any else " of " + re.sub(r"^an? ", "", type_name(el)) + ("s" if el in (int, float) else ""))
@@ -43,6 +64,7 @@ def type_name(anno)->str:
 # %% ../nbs/00a_params.ipynb #4095d804
 def _kind(x)->str:
     "What a YAML value is, for messages"
+    if isinstance(x, float) and not math.isfinite(x): return "not finite"
     for t, s in ((bool, "a boolean"), ((int, float), "a number"), (str, "text"), (list, "a list"), (dict, "a mapping")):
         if isinstance(x, t): return s
     return type(x).__name__
@@ -66,20 +88,34 @@ def check_value(value,      # the value given (from YAML, papermill, or `value_f
     wrong = CitesumError(f"{name} must be {type_name(anno)}, got {value!r} ({_kind(value)})")
     if get_origin(inner) is Literal:
         if value not in get_args(inner): raise wrong
-        return value
-    if get_origin(inner) is list:
+    elif get_origin(inner) is list:
         if not isinstance(value, (list, tuple)): raise wrong
         el = get_args(inner)[0] if get_args(inner) else Any
-        return [check_value(v, el, f"{name}[{i}]") for i, v in enumerate(value)]
-    if not _scalar_ok(value, inner): raise wrong
-    return float(value) if inner is float else value
+        value = [check_value(v, el, f"{name}[{i}]") for i, v in enumerate(value)]
+    elif not _scalar_ok(value, inner): raise wrong
+    elif inner is float: value = float(value)
+    for m in _metadata(anno):
+        if isinstance(m, Check): value = m.fn(value)
+    return value
 
 # %% ../nbs/00a_params.ipynb #ef059ab9
 _TRUE, _FALSE = ("true", "yes", "1", "on"), ("false", "no", "0", "off")
 
-def _yaml(text:str, name:str):
-    try: return yaml.safe_load(text)
-    except yaml.YAMLError: raise CitesumError(f"{name}: cannot read {text!r}") from None
+class _NoAliases(yaml.SafeLoader):
+    "PyYAML's safe loader that refuses aliases (`*name`) where it meets the first: an alias bomb costs nothing"
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            ev = self.peek_event()
+            raise CitesumError(f"line {ev.start_mark.line + 1}: YAML aliases (*{ev.anchor}) are not accepted; write the value out")
+        return super().compose_node(parent, index)
+
+def load_yaml(text:str,   # YAML text: a params file, or a value given on the command line
+              where:str,  # the file or option, for messages
+             ):
+    "The value `text` holds; YAML aliases and invalid YAML are one-line errors naming `where`"
+    try: return yaml.load(text, Loader=_NoAliases)
+    except yaml.YAMLError as e: raise CitesumError(f"{where}: not valid YAML ({str(e).splitlines()[0]})") from None
+    except CitesumError as e: raise CitesumError(f"{where}: {e}") from None
 
 def value_from_text(text:str,   # one command-line value
                     anno,       # the parameter's type annotation
@@ -98,7 +134,7 @@ def value_from_text(text:str,   # one command-line value
     if get_origin(inner) is list and not t.startswith("["):
         el = get_args(inner)[0] if get_args(inner) else str
         return [value_from_text(x, el, f"{name}[{i}]") for i, x in enumerate(t.split(",")) if x.strip()]
-    if get_origin(inner) is list or inner is dict: return check_value(_yaml(t, name), anno, name)
+    if get_origin(inner) is list or inner is dict: return check_value(load_yaml(t, name), anno, name)
     return check_value(text, anno, name)
 
 # %% ../nbs/00a_params.ipynb #4e8ade4e
@@ -141,7 +177,9 @@ class StageParams:
     @classmethod
     def names(cls)->list: return [f.name for f in fields(cls)]
     @classmethod
-    def types(cls)->dict: return typing.get_type_hints(cls)
+    def types(cls)->dict:
+        "Parameter name -> its annotation (with `Annotated` metadata: a path type, a `Check`)"
+        return typing.get_type_hints(cls, include_extras=True)
     @classmethod
     def help(cls)->dict:
         "Parameter name -> help text"
@@ -199,25 +237,27 @@ def cli_option(name:str)->str:
 
 class _TextValue:
     "argparse `type=` of one parameter; argparse prints the message on one line"
-    def __init__(self, anno, opt): self.anno, self.opt, self.__name__ = anno, opt, opt
+    def __init__(self, anno, name): self.anno, self.name, self.__name__ = anno, name, name
     def __call__(self, text):
-        try: return value_from_text(text, self.anno, self.opt)
+        try: return value_from_text(text, self.anno, self.name)
         except CitesumError as e: raise argparse.ArgumentTypeError(str(e)) from None
 
-def add_cli_options(parser,         # an argparse parser
+def add_cli_options(parser,         # an argparse parser (or argument group)
                     cls,            # the stage's parameter class
                     names=None,     # the parameters to expose (default: all)
-                    options:dict|None=None,  # parameter -> option name, where it is not `cli_option(name)`
+                    aliases:dict|None=None,   # parameter -> more option strings (`{"s2orc_dir": ["--s2orc"]}`; `--aic` also gives `--no-aic`)
+                    defaults:dict|None=None,  # parameter -> the default shown in the help, where the command's differs
                    ):
     "Add one option per parameter; values are parsed and checked by type, and absent options stay unset"
-    hints, helps, d = cls.types(), cls.help(), cls()
+    hints, helps, d = cls.types(), cls.help(), {**cls().to_dict(), **(defaults or {})}
     for n in names or cls.names():
-        anno, opt = hints[n], (options or {}).get(n, cli_option(n))
-        kw = dict(dest=n, default=argparse.SUPPRESS, help=f"{helps[n]} (default: {getattr(d, n)!r})")
+        anno, opts = hints[n], [cli_option(n), *(aliases or {}).get(n, [])]
+        kw = dict(dest=n, default=argparse.SUPPRESS, help=f"{helps[n]} (default: {d[n]!r})".replace("%", "%%"))
         inner = _optional(anno)[0]
-        if inner is bool: parser.add_argument(opt, action=argparse.BooleanOptionalAction, **kw)
-        elif get_origin(inner) is Literal: parser.add_argument(opt, choices=get_args(inner), **kw)
-        else: parser.add_argument(opt, type=_TextValue(anno, opt), metavar=_cell_anno(anno).upper(), **kw)
+        if inner is bool: parser.add_argument(*opts, action=argparse.BooleanOptionalAction, **kw)
+        elif get_origin(inner) is Literal: parser.add_argument(*opts, choices=get_args(inner), **kw)
+        else: parser.add_argument(*opts, type=_TextValue(anno, n), metavar="PATH" if any(isinstance(m, str) for m in _metadata(anno))
+                                  else _cell_anno(anno).upper(), **kw)
 
 def parse_set(pairs:list,            # "KEY=VALUE" strings (from repeated --set)
               cls,                   # the stage's parameter class
@@ -244,13 +284,17 @@ class NestedPaths:
 
 def path_kinds(cls)->dict:
     "Parameter name -> PATH, PATH_OR_NAME or a `NestedPaths`, for the parameters of `cls` that name files"
-    hints = typing.get_type_hints(cls, include_extras=True)
-    out = {}
+    hints, out = cls.types(), {}
     for n in cls.names():
-        meta = getattr(_optional(hints[n])[0], "__metadata__", ())
-        kind = next((m for m in meta if m in (PATH, PATH_OR_NAME) or isinstance(m, NestedPaths)), None)
+        kind = next((m for m in _metadata(hints[n]) if m in (PATH, PATH_OR_NAME) or isinstance(m, NestedPaths)), None)
         if kind is not None: out[n] = kind
     return out
+
+_HUB_ID = re.compile(r"[\w.-]+(/[\w.-]+)?")
+
+def _can_be_name(v:str)->bool:
+    "Whether `v` can be a name rather than a path: a Hub id (`name` or `owner/name`), never `./x`, `../x`, `~/x` or `a/b/c`"
+    return bool(_HUB_ID.fullmatch(v)) and not v.startswith((".", "~"))
 
 def _resolved(v, kind, base):
     "One value read from `base` by its kind (see `resolve_paths`)"
@@ -259,13 +303,13 @@ def _resolved(v, kind, base):
                if isinstance(v, list) else v
     if not isinstance(v, str) or not v or "{run_dir}" in v or Path(v).expanduser().is_absolute(): return v
     p = Path(base)/v
-    return str(p.resolve()) if kind == PATH or p.exists() else v
+    return str(p.resolve()) if kind == PATH or p.exists() or not _can_be_name(v) else v
 
 def resolve_paths(values:dict,  # parameter values (only those given)
                   cls,          # the stage's parameter class
                   base,         # the folder relative values are read from
                  )->dict:
-    "`values` with every relative path made absolute against `base` (a `PathOrName` only when it exists)"
+    "`values` with every relative path made absolute against `base` (a `PathOrName` only when it exists or cannot be a name)"
     kinds = path_kinds(cls)
     return {k: _resolved(v, kinds[k], base) if k in kinds else v for k, v in values.items()}
 
@@ -297,12 +341,14 @@ EngineNotebookParams = examples_params("EngineNotebookParams", "03b_engine")
 DataNotebookParams = examples_params("DataNotebookParams", "03c_data")
 
 # %% ../nbs/00a_params.ipynb #aa3c0c49
+MAX_PARAMS_BYTES = 2**20   # a params file is a page of settings; the largest we ship is a few kB
+
 def read_yaml(path)->dict:
-    "The mapping in a YAML file; one-line errors for a missing file, invalid YAML or another top level"
+    "The mapping in a YAML file; one-line errors for a missing or oversized file, invalid YAML, aliases or another top level"
     path = Path(path)
     if not path.is_file(): raise CitesumError(f"parameter file not found: {path}")
-    try: data = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as e: raise CitesumError(f"{path}: not valid YAML ({str(e).splitlines()[0]})") from None
+    if path.stat().st_size > MAX_PARAMS_BYTES: raise CitesumError(f"{path}: {path.stat().st_size} bytes; a parameter file holds at most {MAX_PARAMS_BYTES}")
+    data = load_yaml(path.read_text(), str(path))
     if data is None: return {}
     if not isinstance(data, dict): raise CitesumError(f"{path}: expected a mapping of names to values at the top level")
     return data
@@ -319,6 +365,14 @@ def file_base(path)->Path:
 
 # %% ../nbs/00a_params.ipynb #24317353
 TABLE_KEYS = ("description", "notebook", "defaults", "rows", "profiles", "after")
+_IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}")
+
+def check_identifier(name,     # a row id or step name
+                     what:str, # what it is, for the message
+                    )->str:
+    "`name` when it can name a file in a run folder; a one-line `CitesumError` otherwise"
+    if isinstance(name, str) and _IDENTIFIER.fullmatch(name): return name
+    raise CitesumError(f"{what} {name!r} is not an identifier (ASCII letters, digits and _ . + -, not starting with a dot, at most 128)")
 
 def is_table(spec:dict)->bool:
     "Whether a params mapping is an experiments table (it has `rows`)"
@@ -333,6 +387,7 @@ def table_rows(spec:dict,          # an experiments table (see above)
     bad = sorted(set(spec) - set(TABLE_KEYS))
     if bad: raise CitesumError(f"{where}: unknown key(s) {', '.join(bad)}; an experiments table has {', '.join(TABLE_KEYS)}")
     if not isinstance(spec.get("rows"), dict) or not spec["rows"]: raise CitesumError(f"{where}: 'rows' must map row ids to parameters")
+    for rid in spec["rows"]: check_identifier(rid, f"{where}: row id")
     profiles = spec.get("profiles") or {}
     if profile and profile not in profiles:
         raise CitesumError(f"{where}: no profile {profile!r}; profiles: {', '.join(profiles) or 'none'}")
@@ -369,33 +424,88 @@ def file_values(path, cls, row:str|None=None, profile:str|None=None)->tuple:
     rid, values = rows[0]
     return resolve_paths(row_values(rid, values, cls), cls, file_base(path)), rid
 
+def given_values(cls, path=None, *, row:str|None=None, profile:str|None=None, sets:list|None=None, options:dict|None=None)->dict:
+    "The values a stage run was given: file (or table row), then `--set`, then options, each layer's relative paths read from its own base"
+    values, rid = file_values(path, cls, row, profile) if path else ({}, None)
+    cwd = Path.cwd()
+    values.update(resolve_paths(parse_set(sets or [], cls), cls, cwd))
+    values.update(resolve_paths(dict(options or {}), cls, cwd))
+    return values
+
+def command_defaults(cls,                   # the stage's parameter class
+                     defaults:dict|None=None,  # the command's own defaults, where they differ from the notebook's
+                    )->dict:
+    "The defaults of a stage run from the command line: a notebook's relative paths (written for nbs/) land under ./runs/ of the current folder"
+    return {**resolve_paths(cls().to_dict(), cls, Path.cwd()/"nbs"), **(defaults or {})}
+
 def load_params(cls,                  # the stage's parameter class
                 path=None,            # a params file or an experiments table (None: defaults)
                 *, row:str|None=None, profile:str|None=None,  # a row and profile of a table
                 sets:list|None=None,  # `--set KEY=VALUE` strings
                 options:dict|None=None,  # values from command-line options (already typed)
                 run_dir:str|None=None,   # what `{run_dir}` stands for (default: runs/<file stem>[.<profile>], as `citesum run` names it)
+                defaults:dict|None=None, # the command's own defaults (see `command_defaults`)
                ):
-    "The checked parameters of one stage run: file (or table row), then --set, then options; paths resolved"
-    values, rid = file_values(path, cls, row, profile) if path else ({}, None)
-    cwd = Path.cwd()
-    values.update(resolve_paths(parse_set(sets or [], cls), cls, cwd))
-    values.update(resolve_paths(dict(options or {}), cls, cwd))
+    "The checked parameters of one stage run: defaults, then file (or table row), then --set, then options; paths resolved"
+    values, cwd = given_values(cls, path, row=row, profile=profile, sets=sets, options=options), Path.cwd()
     if run_dir is None:
         root = project_root(Path(path).parent) if path else None
         stem = Path(path).name.removesuffix(".yaml") + (f".{profile}" if profile else "") if path else cls.notebook
         run_dir = str((root or cwd)/"runs"/stem)
-    full = {**cls().to_dict(), **values}   # defaults may hold {run_dir} too
+    full = {**command_defaults(cls, defaults), **values}   # defaults may hold {run_dir} too
     return cls.from_dict(fill_run_dir(full, str(Path(run_dir).resolve())), str(path) if path else "parameters")
 
 # %% ../nbs/00a_params.ipynb #19362570
-_HUB_ID = re.compile(r"[\w.-]+(/[\w.-]+)?")
-
 def check_inputs(p:StageParams, *names:str):
     "Raise `CitesumError` for the first of `names` that names a file or folder that is not there"
     kinds = path_kinds(type(p))
     for n in names:
         v = getattr(p, n)
         if not v or Path(v).expanduser().exists(): continue
-        if kinds.get(n) == PATH_OR_NAME and not Path(v).is_absolute() and _HUB_ID.fullmatch(v): continue   # a name (Hub id, "fixture", ...)
+        if kinds.get(n) == PATH_OR_NAME and not Path(v).is_absolute() and _can_be_name(v): continue   # a name (Hub id, "fixture", ...)
         raise CitesumError(f"{n}={v!r}: no such file or folder")
+
+# %% ../nbs/00a_params.ipynb #ab89d739
+class CommandParser(argparse.ArgumentParser):
+    "argparse with one-line usage errors (`citesum build: error: ... (see citesum build --help)`, exit status 2), and `-1e9` a value"
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(r"^-\.?\d")   # a value such as -1e9 or -1,2 is not an option (argparse: only -1, -1.5)
+    def error(self, message): self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+_FILE_OPTIONS = ("--params", "--row", "--profile", "--set")
+
+def _shown_defaults(cls, defaults)->dict:
+    "Defaults as the help shows them: a notebook's `../runs/x` is `runs/x` of the current folder"
+    kinds = path_kinds(cls)
+    return {k: v[3:] if k in kinds and isinstance(v, str) and v.startswith("../") else v for k, v in cls().to_dict().items()} | (defaults or {})
+
+def stage_parser(cls,                    # the stage's parameter class
+                 prog:str,               # the command, e.g. "citesum train"
+                 description:str,        # what the command does
+                 exclude=(),             # parameters without an option of their own (`--set` still takes them)
+                 aliases:dict|None=None, # parameter -> older option names kept, e.g. {"s2orc_dir": ["--s2orc"]}
+                 defaults:dict|None=None,   # the command's own defaults, where they differ from the notebook's
+                )->CommandParser:
+    "A stage command's parser: --params/--row/--profile/--set and one option per parameter; its help lists every key `--set` accepts"
+    keys = textwrap.fill(", ".join(cls.names()), 100, initial_indent="  ", subsequent_indent="  ")
+    p = CommandParser(prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter,
+                      epilog=f"--set KEY=VALUE accepts every parameter of {cls.notebook}:\n{keys}\n"
+                             "Relative paths given on the command line are read from the current folder.")
+    g = p.add_argument_group("parameter file")
+    g.add_argument("--params", dest="params_file", metavar="FILE", help=f"params file of {cls.notebook}, or an experiments table (relative paths "
+                   "in a file under params/ are read from the project root)")
+    g.add_argument("--row", dest="table_row", metavar="ROW", help="the row (experiment id) of the experiments table to run")
+    g.add_argument("--profile", dest="table_profile", metavar="PROFILE", help="a profile of the experiments table, e.g. small (the offline twin)")
+    g.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE", help="set one parameter (repeatable; keys below)")
+    names = [n for n in cls.names() if n not in exclude and cli_option(n) not in _FILE_OPTIONS]
+    add_cli_options(p.add_argument_group("parameters (over --set, over --params)"), cls, names, aliases, _shown_defaults(cls, defaults))
+    p.set_defaults(stage_cls=cls, stage_defaults=defaults or {})
+    return p
+
+def stage_values(a:argparse.Namespace,  # what a `stage_parser` parsed
+                )->tuple:
+    "`(parameters, names given)` of a stage command: defaults, file (or row), --set, options, checked by the stage's class"
+    cls, ns = a.stage_cls, vars(a)
+    kw = dict(row=a.table_row, profile=a.table_profile, sets=a.sets, options={n: ns[n] for n in cls.names() if n in ns})
+    return load_params(cls, a.params_file, defaults=a.stage_defaults, **kw), set(given_values(cls, a.params_file, **kw))

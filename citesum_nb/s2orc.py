@@ -46,7 +46,7 @@ from .params import FilePath, PathOrName, StageParams
 class S2orcParams(StageParams):
     "Parameters of the readers' examples (`01_s2orc`)"
     notebook: ClassVar[str] = "01_s2orc"
-    data_dir: FilePath = ""  # an S2ORC folder (either layout), empty for the bundled sample corpus
+    s2orc_dir: FilePath = ""  # an S2ORC folder (either layout), empty for the bundled sample corpus
     fmt: Literal["auto", "s2orc-2020", "s2-api"] = "auto"  # "auto", "s2orc-2020" or "s2-api"
     out_dir: FilePath = "../runs/demo/01_s2orc"  # where the round-trip copy of the sample is written
 

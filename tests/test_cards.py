@@ -42,20 +42,63 @@ def test_build_folder_loads_with_load_dataset_offline(build, tmp_path):
     assert "citesum build --out" in card.text and "@inproceedings{lo-etal-2020-s2orc" in card.text and "10922--10935" in card.text
 
 
-def test_dataset_card_records_the_exact_command(build):
+def test_dataset_card_records_the_exact_command_with_paths_by_name(build):
     from citesum_nb.cards import dataset_card
     from huggingface_hub import DatasetCard
     dataset_card(build, argv=["--out", str(build), "--workers", "2", "--thresholds", "50,20,40"])
-    assert f"citesum build --out {build} --workers 2 --thresholds 50,20,40" in DatasetCard.load(build/"README.md").text
+    text = DatasetCard.load(build/"README.md").text
+    assert f"citesum build --out {build.name} --workers 2 --thresholds 50,20,40" in text and str(build) not in text
+
+
+def _leaks(text:str, *local:Path)->list:
+    "What a card must not publish: this machine's absolute paths, and timings"
+    from citesum_nb.cards import card_leaks
+    return card_leaks(text) + [str(p) for p in local if str(p) in text] + [w for w in ("Timings", "total_s", "runtime") if w in text]
+
+
+def test_cards_publish_no_absolute_path_and_no_timing(build, run, tmp_path):
+    "Both cards, written by the commands a user runs, hold neither a local path nor a timing"
+    citesum("card", "dataset", build); citesum("card", "model", run)
+    for card in (build/"README.md", run/"best"/"README.md"):
+        text = card.read_text()
+        assert _leaks(text, build, run, Path.cwd(), Path.home(), Path(__file__).resolve().parents[1]) == [], (card, _leaks(text, build, run))
+    assert "Timings" in (build/"report.md").read_text()          # the build's own report keeps them: only the card leaves them out
+
+
+def test_a_card_that_would_leak_is_refused(build, tmp_path):
+    import shutil
+    from citesum_nb.cards import check_dataset_card, dataset_card
+    leaky = tmp_path/"leaky"; shutil.copytree(build, leaky)
+    card = dataset_card(leaky)
+    card.write_text(card.read_text() + f"\nBuilt in {leaky}/x in 3 s.\n")
+    with pytest.raises(Exception, match="must not publish local paths or timings"): check_dataset_card(card)
+
+
+def test_dataset_card_licence_comes_from_the_input_corpus(tmp_path):
+    "A build parameter (S2ORC's odc-by by default); the CL-SciSumm params file sets CC BY 4.0; the bundled sample is Apache-2.0"
+    import shutil, yaml
+    from huggingface_hub import DatasetCard
+    from citesum_nb.build import BuildParams, build_citesum
+    from citesum_nb.cards import dataset_card
+    from citesum_nb.core import sample_corpus_dir
+    root = Path(__file__).resolve().parents[1]
+    assert BuildParams().license == "odc-by" and yaml.safe_load((root/"params"/"03_build.clscisumm.yaml").read_text())["license"] == "cc-by-4.0"
+    corpus = shutil.copytree(sample_corpus_dir(), tmp_path/"corpus")              # not the bundled sample any more
+    for lic in ("cc-by-4.0", None):
+        out = tmp_path/f"build-{lic}"
+        build_citesum(corpus, out, scheduler="synchronous", progress=False, **({"license": lic} if lic else {}))
+        card = DatasetCard.load(dataset_card(out))
+        assert card.data.license == (lic or "odc-by")
+        assert ("ODC-By 1.0" in card.text) == (lic is None)
 
 
 def test_model_card_has_a_model_index_and_the_warning(run):
     from huggingface_hub import ModelCard
     from citesum_nb.cards import model_card
-    card = ModelCard.load(model_card(run, name="me/cites-tiny"))
+    card = ModelCard.load(model_card(run, name="me/cites-tiny", dataset="me/citesum"))
     assert card.data.pipeline_tag == "summarization" and card.data.library_name == "transformers"
     assert {e.metric_name for e in card.data.eval_results} >= {"ROUGE-1", "ROUGE-2", "ROUGE-L"}
-    assert all(e.dataset_split == "test" and e.task_type == "summarization" for e in card.data.eval_results)
+    assert all(e.dataset_split == "test" and e.task_type == "summarization" and e.dataset_type == "me/citesum" for e in card.data.eval_results)
     assert "NOT PRETRAINED" in card.text and "not-pretrained" in card.data.tags
     assert 'AutoModelForSeq2SeqLM.from_pretrained("me/cites-tiny")' in card.text and "| `max_steps` | 2 |" in card.text
 
@@ -64,6 +107,19 @@ def test_base_model_comes_from_the_run_when_it_is_a_hub_name(run):
     from citesum_nb.cards import model_card_data
     assert model_card_data(run).base_model is None                     # a tiny local model has no Hub base
     assert model_card_data(run, base_model="facebook/bart-large").base_model == "facebook/bart-large"
+
+
+def test_model_card_takes_training_data_and_licence_from_the_run(run, build):
+    "The run's data is a local build of the bundled sample: its name and licence; no Hub id, so no model-index (whose dataset.type must be one)"
+    from huggingface_hub import ModelCard
+    from citesum_nb.cards import model_card, model_card_data, training_data
+    assert training_data(run) == {"hub_id": None, "name": build.name, "license": "apache-2.0"}
+    d = model_card_data(run)
+    assert (d.license, d.datasets, d.eval_results) == ("apache-2.0", None, None)
+    card = ModelCard.load(model_card(run))
+    assert card.data.eval_results is None and "model-index:" not in card.content and "| ROUGE-1 |" in card.text and "not in the card's model-index" in card.text
+    assert f"CiteSum, `{build.name}`" in card.text and "`apache-2.0`: the licence of the training data" in card.text
+    assert model_card_data(run, license="mit").license == "mit"
 
 
 def test_cards_refuse_folders_that_are_not_builds_or_runs(tmp_path):
@@ -88,7 +144,7 @@ def test_push_calls_the_hub_as_documented(build, run, monkeypatch):
     monkeypatch.setattr(huggingface_hub, "HfApi", _FakeHub)
     pushed = []
     monkeypatch.setattr(datasets.DatasetDict, "push_to_hub", lambda self, repo, **kw: pushed.append((repo, sorted(self), kw.get("private"))))
-    dataset_card(build); model_card(run)
+    dataset_card(build); model_card(run, dataset="me/citesum")
     _FakeHub.calls.clear()
     assert push_dataset(build, "me/citesum", private=True) == "https://hf.co/me/citesum"
     assert _FakeHub.calls == [("create_repo", "me/citesum", "dataset"), ("upload_file", "me/citesum", "README.md", "---")]

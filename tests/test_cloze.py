@@ -136,13 +136,13 @@ def test_cloze_on_clscisumm(tmp_path, capsys):
     assert report["stages"]["papers_with_related_work"] >= 300 and report["split"]["papers_crossing"] == 0
     assert report["bad_input"]["counts"] == {}
     res = {b: _last_json(_cli(capsys, "cloze", "baseline", b, "--data", out, "--json")[1]) for b in ("lead1", "bm25", "oracle1")}
-    r1 = {b: r["rouge1"] for b, r in res.items()}
+    r1 = {b: round(r["rouge1"], 2) for b, r in res.items()}
     print("ROUGE-1 F on the CL-SciSumm test split:", r1)
-    assert res["oracle1"]["n"] >= 40
+    assert res["oracle1"]["n"] == 47
     assert r1["oracle1"] > r1["bm25"] + 5 and r1["oracle1"] > r1["lead1"] + 5, r1
-    # The paper's BM25 > LEAD-1 (21.33 vs 17.50 on WikiCite) does not reproduce here: on this split BM25 is 0.4 below
-    # LEAD-1, and the difference is not significant on test or validation (README, "Related-work summary cloze").
-    assert 10 < r1["lead1"] < 30 and 10 < r1["bm25"] < 30, r1
+    # BM25 with the authors' document frequencies (per training instance: 1,165 sentences) reads 17.89, LEAD-1 17.70;
+    # the difference is not significant (nbs/11a_cloze_baselines.ipynb), so no ordering is claimed
+    assert (r1["bm25"], r1["lead1"]) == (17.89, 17.70), r1
 
 
 def test_cloze_build_without_related_work(tmp_path):
@@ -156,3 +156,72 @@ def test_cloze_build_without_related_work(tmp_path):
     assert report["stages"]["instances"] == 0 and report["split"]["papers_crossing"] == 0
     json.loads((tmp_path/"out"/"report.json").read_text(), parse_constant=lambda c: pytest.fail(f"{c} in report.json"))
     assert {k: v.num_rows for k, v in load_from_disk(str(tmp_path/"out"/"hf")).items()} == {"train": 0, "val": 0, "test": 0}
+
+
+# ---- the paper's protocols ------------------------------------------------------------------------------------------
+
+def _write_cloze(folder, splits):
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, xs in splits.items(): (folder/f"{name}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in xs))
+    return folder
+
+
+def _inst(i, docs, context="", cloze=""):
+    return {"id": f"P:{i}", "topic": ["T"], "context": [context], "cloze": cloze, "citing_paper_id": "P",
+            "documents": [{"paper_id": pid, "sentences": sents} for pid, sents in docs]}
+
+
+def test_bm25_document_frequencies_per_training_instance(tmp_path, capsys):
+    """The authors' calculate_df.py counts every training instance's document sentences, so a document cited by three
+    instances counts three times: "alpha" (in A, cited thrice) is then commoner than "beta" (in B, cited once), and the
+    test sentence holding "beta" wins; counting each distinct document once, the two tie and the earlier sentence wins."""
+    a = ("A", ["alpha gamma delta", "gamma delta epsilon"]); b = ("B", ["beta gamma delta", "delta epsilon zeta"])
+    test = [_inst(9, [("C", ["one alpha two", "one beta two"])], context="alpha beta", cloze="one beta two")]
+    folder = _write_cloze(tmp_path/"c", {"train": [_inst(0, [a, b]), _inst(1, [a]), _inst(2, [a])], "val": test, "test": test})
+    rc, out, _ = _cli(capsys, "cloze", "baseline", "bm25", "--data", folder, "--json", "--out", tmp_path/"p.jsonl")
+    assert rc == 0 and json.loads((tmp_path/"p.jsonl").read_text())["prediction"] == "one beta two"
+    from citesum_nb.cloze_baselines import bm25_stats, load_cloze
+    train = load_cloze(folder, "train")
+    assert (bm25_stats(train)["n_sentences"], bm25_stats(train, "documents")["n_sentences"]) == (8, 4)
+    assert (bm25_stats(train)["df"]["alpha"], bm25_stats(train)["df"]["beta"]) == (3, 1)
+
+
+def test_sumfocus_is_the_same_under_two_hash_seeds():
+    """Sentences 0 and 1 tie exactly (w1 and w9 are equally frequent); a plain sum over their word sets rounds differently
+    in different set orders, and under PYTHONHASHSEED 4 picked sentence 1. Exact sums pick the earlier one in every process."""
+    import os, subprocess, sys
+    doc = [["w3", "w11", "w9", "w5"], ["w11", "w5", "w5", "w1", "w3"], ["w3", "w7"], ["w5", "w3", "w7"],
+           ["w9", "w0", "w7", "w10", "w5", "w10"], ["w10", "w1"]]
+    code = f"from citesum_nb.cloze_baselines import sumfocus_select; print(sumfocus_select({doc!r}, [], [], beta=0.1, max_sents=2))"
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout.strip() for seed in ("0", "4")]
+    assert runs == ["[0, 3]", "[0, 3]"]
+
+
+def test_abstractive_table_keeps_the_perplexities_apart():
+    "Our perplexity is per sub-word token, the paper's per word: never one column; our row names its abstractive step"
+    from citesum_nb.cloze import published_numbers
+    from citesum_nb.cloze_model import PPL_OURS, PPL_PAPER, table6_row
+    m = {"context": "prefix", "extractor": "bm25", "model": "tiny", "n_test": 3, "rouge1": 1.0, "rouge2": 0.5, "rougeL": 1.0, "perplexity": 99.0}
+    t = table6_row(m, published_numbers())
+    assert "PPL" not in t.columns and t[PPL_OURS].tolist()[:1] == [99.0] and t[PPL_OURS].iloc[1:].isna().all()
+    lead = table6_row({**m, "extractor": "lead200"}, published_numbers())
+    assert lead[PPL_PAPER].tolist()[1:] == [39.73, 40.90] and lead[PPL_PAPER].isna().tolist()[0]
+    assert "replaces the Pointer-Generator + coverage" in t["abstractive step"].iloc[0]
+
+
+def test_content_selector_and_the_two_step_model_on_the_sample(sample_build):
+    """CONTENTSELECTOR (the paper's §4.1 model) and its ablations train offline on the sample build; its extracts feed
+    11b's abstractive step (Table 6's CONTENTSELECTOR rows) and NO REFERENCE sees no document text (Table 3)."""
+    from citesum_nb.cloze import SPLITS, published_numbers
+    from citesum_nb.cloze_baselines import load_cloze
+    from citesum_nb.content_selector import (VARIANTS, ContentSelectorParams, run_content_selector, two_step_rows, two_step_table)
+    data = {s: load_cloze(sample_build, s) for s in SPLITS}
+    p = ContentSelectorParams(epochs=2, out_dir=str(sample_build.parent/"cs"), abstractive={"max_steps": 2},
+                              two_step_rows=["CONTENTSELECTOR +C", "NO REFERENCE"])
+    cs = run_content_selector(p, data)
+    assert list(cs) == list(VARIANTS)
+    assert all(len(v["one"]) == len(data["test"]) and len(v["extracts"]["train"]) == len(data["train"]) for v in cs.values())
+    t = two_step_table(two_step_rows(p, data, cs), published_numbers())
+    assert t["system"].tolist() == ["CONTENTSELECTOR +C", "NO REFERENCE"] and t["n"].tolist() == [len(data["test"])] * 2
+    assert t["R-1 (paper)"].tolist() == [24.67, 14.47]

@@ -70,13 +70,18 @@ def test_params_end_to_end_on_the_sample(tmp_path):
     assert res["systems"]["lead"]["stableness"] == pytest.approx(100)
     assert res["systems"]["oracle"]["stableness"] == pytest.approx(100)
     results = tmp_path/"out"/"results"
-    for name in ("12_scalars", "12_comparisons", "12_overlap", "12_paper_leaks", "12_bias", "12_matrix_logreg_rouge2"):
+    for name in ("12_scalars", "12_comparisons", "12_overlap", "12_paper_leaks", "12_bias", "12_matrix_logreg_rouge2", "12_in_domain"):
         assert (results/f"{name}.csv").exists(), name
     leaks = (results/"12_paper_leaks.csv").read_text().splitlines()[1:]
     assert all(v == "0" for line in leaks for v in line.split(",")[1:])
     # the matrix a run writes is a valid --matrix input
     m = last_json(citesum("crosseval", "--matrix", results/"12_matrix_logreg_rouge1.csv", "--json").stdout)
     assert m["stiffness"] == pytest.approx(res["systems"]["logreg"]["stiffness"])
+    # the in-domain table is the matrices' diagonal, system by system
+    import pandas as pd
+    ind = pd.read_csv(results/"12_in_domain.csv").set_index("system")
+    U = pd.read_csv(results/"12_matrix_logreg_rouge1.csv", index_col=0)
+    assert [round(ind.loc["logreg", f"{d} rouge1"], 6) for d in U.index] == [round(U.loc[d, d], 6) for d in U.index]
 
 
 def test_params_set_and_errors(tmp_path):
@@ -88,6 +93,17 @@ def test_params_set_and_errors(tmp_path):
     bad = write_params(tmp_path, systems=["lead", "bertsum"])
     r = citesum("crosseval", "--params", bad, check=False)
     assert r.returncode == 2 and "systems=" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_readme_offline_command_validates():
+    "`citesum crosseval --params params/12_crosseval.small.yaml --set systems=lead,oracle,logreg` (README): compare defaults to every pair"
+    from citesum_nb.crosseval import CrossEvalParams, compare_pairs
+    from citesum_nb.params import load_params
+    p = load_params(CrossEvalParams, ROOT/"params"/"12_crosseval.small.yaml", sets=["systems=lead,oracle,logreg"])
+    assert compare_pairs(p) == ["lead/oracle", "lead/logreg", "oracle/logreg"]
+    r = citesum("crosseval", "--params", ROOT/"params"/"12_crosseval.small.yaml", "--set", "systems=lead,oracle,logreg",
+                "--set", "compare=[seq2seq/lead]", check=False)
+    assert r.returncode == 2 and "compare=" in r.stderr and len(r.stderr.strip().splitlines()) == 1   # a pair naming a system not run
 
 
 def test_small_profile_splits_the_acl_datasets_jointly():
@@ -123,9 +139,48 @@ def test_bias_bad_input(tmp_path):
 
 
 def test_bias_on_scitldr_test():
+    "The released code's protocol (one pair per paper: the author-written TLDR; spaCy tokens; lookup lemmas), as nbs/12a_bias reports it"
     d = need_shared("scitldr")/"SciTLDR-A"
-    r = citesum("bias", "--data", d, "--split", "test", "--json")
-    res = last_json(r.stdout)
-    assert res["n"] == 1967                                  # 618 papers, every TLDR of each
-    for k in ("coverage", "novelty_2", "repetition_3", "fusion"): assert 0 <= res[k] <= 1, k
-    assert 0.5 < res["coverage"] < 0.8 and res["novelty_2"] > 0.7 and res["compression"] > 5
+    res = last_json(citesum("bias", "--data", d, "--split", "test", "--json").stdout)
+    assert res["n"] == 618                                   # 618 papers, their first TLDR
+    got = {k: round(res[k], 3) for k in ("coverage", "density", "compression", "copy_length", "novelty_2", "repetition_3", "fusion")}
+    assert got == {"coverage": 0.772, "density": 3.412, "compression": 10.372, "copy_length": 2.834, "novelty_2": 0.686,
+                   "repetition_3": 0.0, "fusion": 0.563}, got
+
+
+# ---- CDEvalSumm's datasets -------------------------------------------------------------------------------------------
+
+HUB_ROWS = {"abisee/cnn_dailymail": {"article": "A storm hit. Roads closed.", "highlights": "Storm hits.", "id": "c1"},
+            "EdinburghNLP/xsum": {"document": "The club won. Fans cheered.", "summary": "The club won.", "id": "x1"},
+            "armanc/scientific_papers": {"article": "we study mice .\nthey run .", "abstract": "<S> mice run . </S>", "section_names": "introduction"},
+            "NortheasternUniversity/big_patent": {"description": "A device holds a cup.", "abstract": "A cup holder."},
+            "ctr4si/reddit_tifu": {"documents": "So today I spilled coffee.", "tldr": "spilled coffee", "title": "spilling", "ups": 3}}
+
+
+def test_cdevalsumm_datasets_through_their_hub_names(monkeypatch):
+    """The five datasets of CDEvalSumm load under the Hub names, configurations and columns of CDEVALSUMM_DATASETS; the
+    Hub is replaced by records written here in each dataset's column layout, and every call is checked."""
+    import datasets
+    from citesum_nb.crosseval import CDEVALSUMM_DATASETS, load_crosseval_data
+    calls = []
+    def fake(name, config=None, split=None, **kw):
+        calls.append((name, config, split))
+        return datasets.Dataset.from_list([HUB_ROWS[name]] * 3)
+    monkeypatch.setattr(datasets, "load_dataset", fake)
+    data = load_crosseval_data(CDEVALSUMM_DATASETS, None)
+    assert sorted(set(calls)) == sorted({(n, c, s) for n, c in [("abisee/cnn_dailymail", "3.0.0"), ("EdinburghNLP/xsum", None),
+        ("armanc/scientific_papers", "pubmed"), ("NortheasternUniversity/big_patent", "b"), ("ctr4si/reddit_tifu", "long")]
+        for s in ("train", "test")})
+    got = {n: (d["test"][0]["src"], d["test"][0]["tgt"]) for n, d in data.items()}
+    assert got == {"CNN/DM": ("A storm hit. Roads closed.", ["Storm hits."]), "XSum": ("The club won. Fans cheered.", ["The club won."]),
+                   "PubMed": ("we study mice . they run .", ["mice run ."]), "BigPatent B": ("A device holds a cup.", ["A cup holder."]),
+                   "Reddit TIFU": ("So today I spilled coffee.", ["spilled coffee"])}
+    assert data["CNN/DM"]["spec"]["extract_sentences"] == 3
+
+
+def test_cdevalsumm_profile_plans():
+    "params/12_crosseval.cdevalsumm.yaml names the five datasets of CDEVALSUMM_DATASETS"
+    from citesum_nb.crosseval import CDEVALSUMM_DATASETS, CrossEvalParams
+    from citesum_nb.params import load_params
+    p = load_params(CrossEvalParams, ROOT/"params"/"12_crosseval.cdevalsumm.yaml")
+    assert [(d["name"], d["path"]) for d in p.datasets] == [(d["name"], d["path"]) for d in CDEVALSUMM_DATASETS]

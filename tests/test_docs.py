@@ -1,5 +1,5 @@
-"`citesum docs`: the website builds offline with working links; run folders get an index.html; a real browser shows both."
-import json, os
+"`citesum docs`: every notebook and the API reference as a website (Sphinx), warnings as errors, every internal link checked; nbdev's own processing; run folders get an index.html."
+import json, os, subprocess, sys, time
 from pathlib import Path
 
 import nbformat
@@ -8,35 +8,103 @@ import yaml
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from conftest import ROOT, citesum
-from citesum_nb.docs import browser_check, browser_screenshot, check_links, find_browser, mixed_import_cells, write_run_index
+from citesum_nb.docs import check_links, mixed_import_cells, write_run_index
 
-SHOTS = ROOT/"runs"/"browser_check"   # screenshots of the browser check (runs/ is scratch, ignored by git)
-
-
-def test_site_of_some_notebooks_builds_offline_with_working_links(tmp_path):
-    r = citesum("docs", "--out", tmp_path/"site", "--only", "index", "13_summarize", "10_cli", timeout=600)
-    assert "3 page(s)" in r.stdout and "every local link and image resolves" in r.stdout
-    site = tmp_path/"site"
-    assert sorted(p.name for p in site.glob("*.html")) == ["cli.html", "index.html", "summarize.html"]
-    assert check_links(site) == []
-    page = (site/"summarize.html").read_text()
-    assert '<h1>Summarize</h1>' in page and 'id="summarize"' in page                 # title, and the API entry of `summarize`
-    assert "TLDRs with the paper&#x27;s zero-shot recipe" in page or "TLDRs with the paper's zero-shot recipe" in page
-    assert "#| export" not in page and "from fastcore.test import" not in page       # exported source and hidden cells stay out
-    home = (site/"index.html").read_text()
-    assert 'href="summarize.html"' in home and 'href="cli.html"' in home              # links between pages
-    assert 'href="core.html"' not in home and "00_core.ipynb" not in home             # pages this site leaves out: text, no link
+NBS = ROOT/"nbs"
+NOTEBOOKS = sorted(p.stem for p in NBS.glob("*.ipynb") if not p.name.startswith(("_", ".")))
+MODULES = sorted(p.stem for p in (ROOT/"citesum_nb").glob("*.py") if not p.name.startswith("_"))
+# Notebooks whose imports still share cells with other code (nbdev's processing runs those cells and stops): the fix
+# is an import cell of their own. Listed so that the test of each says so; remove a name once its notebook is fixed.
+MIXED_IMPORTS = {"00_core", "00a_params", "00b_metrics", "01_s2orc", "03_build", "03a_raw_texts", "06_train", "07_transfer",
+                 "09_citation_resolution", "10_cli", "11_cloze", "11b_cloze_model", "12_crosseval", "12a_bias"}
 
 
-def test_unknown_notebook_is_a_one_line_error(tmp_path):
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    "The whole site, as `citesum docs --out DIR` builds it; (folder, stdout, seconds)"
+    out = tmp_path_factory.mktemp("docs")/"site"
+    t = time.time()
+    r = citesum("docs", "--out", out, timeout=1500)
+    return out, r.stdout, time.time() - t
+
+
+def test_every_notebook_and_module_has_a_page_and_every_link_resolves(site):
+    out, stdout, seconds = site
+    print(f"site built in {seconds:.0f} s: {stdout.strip().splitlines()[-2:]}")
+    from nbdev.config import nbpath2html
+    pages = {nbpath2html(NBS/f"{nb}.ipynb").name for nb in NOTEBOOKS}
+    assert pages <= {p.name for p in out.glob("*.html")}, pages - {p.name for p in out.glob("*.html")}
+    assert {f"{m}.html" for m in MODULES} <= {p.name for p in (out/"api").glob("*.html")}
+    assert f"{len(NOTEBOOKS)} page(s)" in stdout and "every local link and image resolves" in stdout
+    assert check_links(out) == []                    # again, independently of the command's own check
+    home = (out/"index.html").read_text()
+    assert all(f'href="{p}"' in home for p in pages - {"index.html"}) and 'href="api/index.html"' in home   # the table of contents
+    assert "searchindex.js" in (out/"search.html").read_text() and (out/"searchindex.js").stat().st_size > 10_000
+
+
+def test_pages_show_prose_api_entries_and_no_hidden_cells(site):
+    out = site[0]
+    page = (out/"summarize.html").read_text()
+    assert "<h1>Summarize" in page and "TLDRs with the paper" in page
+    assert 'id="summarize"' in page                                                 # the show_doc entry of `summarize`
+    assert "#| export" not in page and "from fastcore.test import" not in page      # exported source and hidden cells stay out
+    assert 'href="api/summarize.html#citesum_nb.summarize.summarize"' in page       # a name in backticks links to the API reference
+    api = (out/"api"/"summarize.html").read_text()
+    assert 'id="citesum_nb.summarize.summarize"' in api
+    assert "an abstract (str), a list of them, or (id, text) pairs" in api          # docments comments are the parameter list
+    assert 'id="plot_accuracy"' in (out/"citation_resolution.html").read_text()   # its string annotation does not evaluate: shown all the same
+    assert "plt.Figure" in (out/"api"/"resolve.html").read_text()
+
+
+def test_unknown_notebook_and_missing_sphinx_are_one_line_errors(tmp_path):
     r = citesum("docs", "--out", tmp_path, "--only", "99_nope", check=False)
     assert r.returncode == 2 and "no notebook 99_nope in" in r.stderr and r.stderr.strip().count("\n") == 0
+    code = ("import sys; sys.modules['myst_nb'] = None; from citesum_nb.cli import main; sys.exit(main(['docs', '--out', sys.argv[1]]))")
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "pip install 'citesum-nb[docs]'" in r.stderr and r.stderr.strip().count("\n") == 0
 
 
-@pytest.mark.parametrize("nb", ["13_summarize", "14_cards", "15_docs"])
-def test_docs_time_runs_no_test_code(nb):
-    "nbdev's docs build runs every cell that holds an import: in these notebooks such cells hold nothing else"
-    assert mixed_import_cells(json.loads((ROOT/"nbs"/f"{nb}.ipynb").read_text())) == []
+def test_sidebar_is_generated_from_the_notebooks_present():
+    "nbs/sidebar.yml is nbdev_sidebar's output (not kept in git), and the site's table of contents follows it"
+    from citesum_nb.docs import site_pages, write_sidebar
+    entries = write_sidebar(NBS)
+    assert entries == ["index.ipynb"] + sorted(f"{n}.ipynb" for n in NOTEBOOKS if n != "index")
+    assert [p["src"].name for p in site_pages(NBS)] == entries
+    tracked = subprocess.run(["git", "ls-files", "nbs/sidebar.yml"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert tracked.strip() == "", "nbs/sidebar.yml is generated: it must not be kept in git"
+
+
+def _pending(nb): return pytest.param(nb, marks=pytest.mark.xfail(reason="imports share a cell with other code")) if nb in MIXED_IMPORTS else nb
+
+
+@pytest.mark.parametrize("nb", [_pending(n) for n in NOTEBOOKS])
+def test_imports_have_cells_of_their_own(nb):
+    "nbdev's docs processing runs every cell that holds an import: such cells hold nothing else"
+    assert mixed_import_cells(json.loads((NBS/f"{nb}.ipynb").read_text())) == []
+
+
+@pytest.fixture(scope="module")
+def nbdev_processing():
+    "nbdev's own docs processing (`FilterDefaults`, what nbdev-docs runs, no repairs) of every notebook: {stem: error or ''}"
+    code = """import json, os, sys
+from pathlib import Path
+from fastcore.nbio import read_nb
+from nbdev.processors import FilterDefaults
+os.environ["IN_TEST"] = "1"
+for p in sys.argv[1:]:
+    try: FilterDefaults()(read_nb(p)); err = ""
+    except Exception as e: err = f"{type(e).__name__}: {str(e).splitlines()[-1][:300]}"
+    print(json.dumps({"nb": Path(p).stem, "error": err}), flush=True)
+"""
+    r = subprocess.run([sys.executable, "-W", "ignore", "-c", code, *[str(NBS/f"{n}.ipynb") for n in NOTEBOOKS]], cwd=ROOT,
+                       capture_output=True, text=True, timeout=900)
+    return {d["nb"]: d["error"] for d in map(json.loads, r.stdout.splitlines())}
+
+
+@pytest.mark.parametrize("nb", [_pending(n) for n in NOTEBOOKS])
+def test_nbdev_own_processing_passes(nb, nbdev_processing):
+    "What `nbdev-docs` does before Quarto works on the notebook as it is (cwd = project root, as nbdev-docs sets it)"
+    assert nbdev_processing[nb] == ""
 
 
 def _fake_run(run:Path)->Path:
@@ -63,39 +131,7 @@ def test_run_index_links_notebooks_figures_and_tables(tmp_path):
     assert "every local link and image resolves" in r.stdout
     index = (run/"index.html").read_text()
     assert 'href="html/one.html"' in index and "<td>two</td><td><span class=\"muted\">not run</span>" in index
-    assert '<img alt="one/figures/01_line.png" src="one/figures/01_line.png"/>' in index or 'src="one/figures/01_line.png"' in index
+    assert 'src="one/figures/01_line.png"' in index
     assert 'href="one/figures/01_line.pdf"' in index and 'href="one/results/table6.csv"' in index and "<td>tiny</td>" in index.replace(' style="text-align:left"', "")
     assert "CiteSum build report" in index and "ok" in index
     assert (run/"html"/"one.html").is_file() and check_links(run) == []
-
-
-def _need_browser()->str:
-    exe = find_browser()
-    if exe: return exe
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail("no Chromium in CI: install it with `apt-get install -y chromium` (the browser check must run there)")
-    pytest.skip("no Chromium or Chrome found: install Debian's `chromium` package (apt-get install -y chromium) to run the browser check")
-
-
-def test_docs_and_run_index_in_a_real_browser(tmp_path):
-    "A real run (04_analysis: figures and tables) and its index.html; the docs home page and the analysis page with its figures"
-    browser = _need_browser()
-    spec = tmp_path/"browser_run.yaml"
-    spec.write_text(yaml.safe_dump({"run_dir": str(tmp_path/"run"), "steps": [{"notebook": "04_analysis", "parameters": {
-        "out_dir": "{run_dir}/04_analysis", "fig_dir": "{run_dir}/04_analysis/figures"}}]}))
-    citesum("run", spec, "--project", ROOT, timeout=900)
-    run = tmp_path/"run"
-    citesum("docs", "--run-index", run)
-    citesum("docs", "--out", tmp_path/"site", "--only", "index", "04_analysis", "--execute", timeout=600)   # pages with every figure
-    site = tmp_path/"site"
-    pages = {"docs_home": site/"index.html", "docs_analysis": site/"analysis.html", "run_index": run/"index.html"}
-    assert check_links(site) == [] and check_links(run, [run/"index.html"]) == []
-    seen = {k: browser_check(p, browser) for k, p in pages.items()}
-    assert all(v["broken"] == [] for v in seen.values()), seen
-    assert seen["docs_analysis"]["images"] >= 2 and seen["run_index"]["images"] >= 2, seen    # the figures are there and load
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    shots = [browser_screenshot(pages["docs_home"], SHOTS/"docs_home.png", 1280, 1000, browser=browser),
-             browser_screenshot(pages["docs_analysis"], SHOTS/"docs_analysis_figure.png", 1280, 1400, "plot_discipline_distribution", browser),
-             browser_screenshot(pages["run_index"], SHOTS/"run_index.png", 1280, 1400, browser=browser),
-             browser_screenshot(pages["run_index"], SHOTS/"run_index_figures.png", 1280, 1400, "figures", browser)]
-    assert all(s.stat().st_size > 20_000 for s in shots), [(s.name, s.stat().st_size) for s in shots]   # not a blank page

@@ -1,10 +1,12 @@
-"`citesum run`: the main job in a clone without the shared data folder, and what `--only` / `--kernel` do to a run folder."
-import json, os, shutil, subprocess, sys
+"""`citesum run`: the main job in a clone without the shared data folder, a documented run in a clone beside it, what
+`--only` / `--kernel` do to a run folder, names and links that would lead a run out of its folder, and every command's help."""
+import json, os, re, shutil, subprocess, sys
 from pathlib import Path
 
+import pytest
 import yaml
 
-from conftest import ROOT, citesum
+from conftest import ROOT, citesum, need_shared
 
 
 def _user_env(clone:Path)->dict:
@@ -72,3 +74,109 @@ def test_unknown_step_and_unknown_kernel_are_one_line_errors(tmp_path):
     r = citesum("run", spec, "--project", ROOT, "--kernel", "bogus", check=False, timeout=60)
     assert r.returncode == 2 and "unknown Jupyter kernel 'bogus'" in r.stderr and r.stderr.strip().count("\n") == 0
     assert not (tmp_path/"run"/"00_core.ipynb").exists()                        # nothing ran
+
+
+def test_citation_resolution_runs_in_a_clone_beside_shared(tmp_path):
+    "The README's `citesum run params/09_citation_resolution.clscisumm.yaml` in a user's clone with ../shared: paths from the project root"
+    data = need_shared("clscisumm")
+    clone = _copy_checkout(tmp_path/"work"/"citesum-nb")
+    (tmp_path/"work"/"shared").symlink_to(data.parents[1], target_is_directory=True)   # shared/data/clscisumm beside the clone
+    exe = Path(sys.executable).with_name("citesum")
+    r = subprocess.run([str(exe), "run", "params/09_citation_resolution.clscisumm.yaml"], cwd=clone, env=_user_env(clone),
+                       capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, f"{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    run = clone/"runs"/"09_citation_resolution.clscisumm"
+    step = yaml.safe_load((run/"run.yaml").read_text())["steps"][0]
+    assert step["parameters"]["s2orc_dir"] == str((tmp_path/"work"/"shared"/"data"/"clscisumm").resolve())
+    assert (run/"09_citation_resolution.clscisumm.ipynb").exists() and list((run/"results").glob("*.md"))
+    assert not (clone/"nbs"/"runs").exists()
+
+
+# --- nothing a run writes leaves its folder -------------------------------------------------------------------------
+
+_TARGETS = ["outside/owned", "owned", "etc/passwd", ".bashrc"]
+_PREFIXES = ["../", "../../", "../../../../", "..\\", "..\\..\\", "/", "//", "./../", "~/", "%2e%2e/", "..%2f", "....//", "..;/",
+             " ../", "\u2215..\u2215", "..\uff0f", "x/../../", "\\\\server\\share\\", "file:///", "C:\\"]
+_ODD = ["", ".", "..", "...", " ", ".hidden", "a b", "-rf", "--only", "a\x00b", "a\nb", "a\tb", "x" * 129, "é", "名前", "a:b", "a|b",
+        "a*b", "a?b", "$(touch pwned)", "`id`", "a;b", "x/", "a/b", "a\\b", "a/../../b", "\u202e", "a\u2028b", "${HOME}", "{run_dir}",
+        "{run_dir}/../x"]
+MALICIOUS = [p + t for p in _PREFIXES for t in _TARGETS] + _ODD
+POSITIONS = ("step name", "row id", "notebook", "table step name")
+
+
+def _spec(where:str, name:str, sandbox:Path)->Path:
+    "A run file that puts `name` in one position; the run folder is sandbox/run"
+    table = sandbox/"params"/"experiments"/"t.yaml"
+    table.parent.mkdir(parents=True, exist_ok=True)
+    rows = {name if where == "row id" else "r1": {"out_dir": "{run_dir}/r1"}}
+    table.write_text(yaml.safe_dump({"notebook": "00_core", "rows": rows}))
+    step = {"step name": {"notebook": "00_core", "name": name}, "notebook": {"notebook": name},
+            "row id": {"experiments": str(table)}, "table step name": {"experiments": str(table), "name": name}}[where]
+    f = sandbox/"params"/"runs"/"spec.yaml"; f.parent.mkdir(parents=True, exist_ok=True)
+    f.write_text(yaml.safe_dump({"run_dir": str(sandbox/"run"), "steps": [step]}))
+    return f
+
+
+@pytest.mark.parametrize("where", POSITIONS)
+def test_no_name_leads_a_run_out_of_its_folder(tmp_path, where):
+    "Every malicious step name, row id or notebook name is refused by the plan (--dry-run too), before anything is written"
+    from citesum_nb.core import CitesumError
+    from citesum_nb.run import execute_run, run_cli
+    sandbox = tmp_path/"sandbox"/"a"/"b"/"c"; sandbox.mkdir(parents=True)
+    for name in MALICIOUS:
+        if not name and where.endswith("step name"): continue   # `name: ""` gives no name: the step keeps its default one
+        f = _spec(where, name, sandbox)
+        for call in (lambda: run_cli([str(f), "--project", str(ROOT), "--dry-run"]), lambda: execute_run(f, root=ROOT, progress=False)):
+            with pytest.raises(CitesumError, match="is not an identifier"): call()
+        assert not (sandbox/"run").exists(), repr(name)
+    written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
+    assert written == ["sandbox/a/b/c/params/experiments/t.yaml", "sandbox/a/b/c/params/runs/spec.yaml"]
+    assert len(MALICIOUS) > 100
+
+
+@pytest.mark.parametrize("planted", ["00_core.ipynb", "run.yaml", "run_log.jsonl"])
+def test_a_link_in_the_run_folder_leads_no_write_out(tmp_path, planted):
+    "A symbolic link planted in the run folder (to a notebook, the plan or the log) is refused, not followed"
+    from citesum_nb.core import CitesumError
+    from citesum_nb.run import execute_run
+    run, outside = tmp_path/"run", tmp_path/"outside"; run.mkdir(); outside.mkdir()
+    (run/planted).symlink_to(outside/planted)
+    f = tmp_path/"spec.yaml"; f.write_text(yaml.safe_dump({"run_dir": str(run), "steps": [{"notebook": "00_core"}]}))
+    with pytest.raises(CitesumError, match="would lie outside the run folder"): execute_run(f, root=ROOT, progress=False)
+    assert list(outside.iterdir()) == []
+
+
+# --- help -----------------------------------------------------------------------------------------------------------
+
+def _commands()->list:
+    from citesum_nb.cli import SUBCOMMANDS
+    return [[c] for c in SUBCOMMANDS if c not in ("cloze", "human-eval")] + \
+           [["cloze"], ["cloze", "build"], ["cloze", "baseline"], ["human-eval"], ["human-eval", "sample"], ["human-eval", "summarize"]]
+
+
+STAGE_COMMANDS = {"build": ("citesum_nb.build", "BuildParams"), "train": ("citesum_nb.train", "TrainParams"),
+                  "transfer": ("citesum_nb.transfer", "TransferParams"), "resolve": ("citesum_nb.resolve", "ResolveParams"),
+                  "cloze build": ("citesum_nb.cloze", "ClozeParams"), "crosseval": ("citesum_nb.crosseval", "CrossEvalParams"),
+                  "summarize": ("citesum_nb.summarize", "SummarizeParams")}
+_PROBE = ("import json, sys\nfrom citesum_nb.cli import main\ntry: rc = main(sys.argv[1:])\nexcept SystemExit as e: rc = e.code\n"
+          "print(json.dumps({'rc': rc, 'heavy': sorted(m for m in ('torch', 'transformers') if m in sys.modules)}), file=sys.stderr)")
+
+
+@pytest.mark.parametrize("cmd", _commands(), ids=" ".join)
+def test_help_loads_no_torch_and_lists_every_key(cmd):
+    "`citesum <command> --help` in a fresh process: exit 0, no torch or transformers imported, every key --set accepts listed"
+    import importlib
+    r = subprocess.run([sys.executable, "-c", _PROBE, *cmd, "--help"], capture_output=True, text=True, timeout=300)
+    probe = json.loads(r.stderr.strip().splitlines()[-1])
+    assert probe["rc"] == 0 and r.stdout.startswith(f"usage: citesum {' '.join(cmd)}"), r.stderr[-2000:]
+    assert probe["heavy"] == [], f"`citesum {' '.join(cmd)} --help` imported {probe['heavy']}"
+    if " ".join(cmd) in STAGE_COMMANDS:
+        mod, cls = STAGE_COMMANDS[" ".join(cmd)]
+        names = getattr(importlib.import_module(mod), cls).names()
+        keys = r.stdout[r.stdout.index("--set KEY=VALUE accepts"):]
+        assert [n for n in names if not re.search(rf"\b{n}\b", keys)] == []
+
+
+def test_no_command_is_a_usage_error():
+    r = citesum(check=False)
+    assert r.returncode == 2 and r.stderr.startswith("usage: citesum <command>") and r.stdout == ""

@@ -16,7 +16,7 @@ ABSTRACT = ("We study the problem of transferring a sample in one domain to an a
 def tiny(tmp_path_factory):
     "A tiny random BART (NOT pretrained) with a tokenizer trained on the bundled sample's abstracts"
     from citesum_nb.s2orc import load_papers
-    from citesum_nb.train import make_tiny_model
+    from citesum_nb.models import make_tiny_model
     texts = [p["abstract"] for p in load_papers() if p["abstract"]] + [ABSTRACT]
     return make_tiny_model(texts, tmp_path_factory.mktemp("tiny")/"model", vocab_size=800)
 

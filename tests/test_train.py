@@ -1,4 +1,4 @@
-"Tests of citesum_nb.train on tiny, offline models built on the fly"
+"Tests of citesum_nb.train (and citesum_nb.models, which it trains) on tiny, offline models built on the fly"
 import json, os, subprocess, sys
 from pathlib import Path
 
@@ -8,7 +8,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 torch = pytest.importorskip("torch")
 from citesum_nb.core import CitesumError, read_jsonl, write_jsonl
+from citesum_nb import models as M
 from citesum_nb import train as T
+from citesum_nb.citations import post_process
 from citesum_nb.cli import train_cli
 
 TOPICS = ["citation graphs", "protein folding", "sparse attention", "crop yield models", "dark matter halos",
@@ -36,7 +38,7 @@ def data_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def tiny(data_dir, tmp_path_factory):
-    return T.make_tiny_model(data_dir, tmp_path_factory.mktemp("tiny") / "bart", vocab_size=400)
+    return M.make_tiny_model(data_dir, tmp_path_factory.mktemp("tiny") / "bart", vocab_size=400)
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -52,29 +54,29 @@ QUIET = dict(disable_tqdm=True, num_beams=1, min_length=2, max_length=16, batch_
 
 def test_wrong_names_list_valid_ones():
     with pytest.raises(CitesumError, match="valid: abs, aic, abs\\+title, abs\\+disci"):
-        T.model_inputs(_record(0), source="abstract")
+        M.model_inputs(_record(0), source="abstract")
     with pytest.raises(CitesumError, match="valid: tldr, title, disci, tldr/title, tldr/title/disci"):
-        T.model_inputs(_record(0), target="summary")
+        M.model_inputs(_record(0), target="summary")
     with pytest.raises(CitesumError, match="bart, pegasus, t5"):
-        T.make_tiny_model(["text"], "/nonexistent/never", arch="gpt2")
+        M.make_tiny_model(["text"], "/nonexistent/never", arch="gpt2")
 
 
 def test_multitask_prefixes_and_drops():
     recs = [_record(i) for i in range(10)]
-    ex, cnt = T.build_examples(recs, "abs", "tldr/title/disci")
+    ex, cnt = M.build_examples(recs, "abs", "tldr/title/disci")
     assert cnt == {"kept_tldr": 10, "kept_title": 8, "kept_disci": 9, "dropped_no_title": 2, "dropped_no_disci": 1}
-    catts = T.CONTROL_TOKENS["catts"]   # the default: SciTLDR's build_ctrl_datasets.py appends the code to the source
+    catts = M.CONTROL_TOKENS["catts"]   # the default: SciTLDR's build_ctrl_datasets.py appends the code to the source
     assert all(e["src"].startswith("We study") and e["src"].endswith(" " + catts[e["task"]]) for e in ex)
-    ex, _ = T.build_examples(recs, "abs", "tldr/title/disci", control_style="prefix")
-    assert all(e["src"].startswith(T.CONTROL_TOKENS["prefix"][e["task"]] + " We study") for e in ex)
-    ex, cnt = T.build_examples(recs, "abs", "title")
+    ex, _ = M.build_examples(recs, "abs", "tldr/title/disci", control_style="prefix")
+    assert all(e["src"].startswith(M.CONTROL_TOKENS["prefix"][e["task"]] + " We study") for e in ex)
+    ex, cnt = M.build_examples(recs, "abs", "title")
     assert not any(e["src"].startswith("<") for e in ex) and cnt["dropped_no_title"] == 2
 
 
 def test_tiny_model_marked_and_loadable(tiny):
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
     m, tok = AutoModelForSeq2SeqLM.from_pretrained(tiny), AutoTokenizer.from_pretrained(tiny)
-    assert m.config.citesum_not_pretrained is True and T.is_not_pretrained(tiny)
+    assert m.config.citesum_not_pretrained is True and M.is_not_pretrained(tiny)
     assert "NOT PRETRAINED" in (tiny / "README.md").read_text()
     ids = tok("<tldr> We study")["input_ids"]
     assert ids[0] == tok.bos_token_id and ids[1] == tok.convert_tokens_to_ids("<tldr>") and ids[-1] == tok.eos_token_id
@@ -87,32 +89,33 @@ def test_prompt_and_prefix_token_ids_exact(tiny):
     start = [2, 0]  # BART: </s> <s>
     p = tok("This paper", add_special_tokens=False).input_ids
     for beams in (1, 3):
-        rows = T.generate(tiny, srcs, prompt="This paper", num_beams=beams, min_length=4, max_length=12, output="ids")
+        rows = M.generate(tiny, srcs, prompt="This paper", num_beams=beams, min_length=4, max_length=12, output="ids")
         assert all(r[:len(start) + len(p)] == start + p for r in rows)
         assert all(len(r) > len(start) + len(p) for r in rows)  # something was generated after the prompt
-    both = T.generate(tiny, srcs, prompt="This paper", num_beams=1, min_length=4, max_length=12, output="both")
+    both = M.generate(tiny, srcs, prompt="This paper", num_beams=1, min_length=4, max_length=12, output="both")
     assert all(b["full"].startswith("This paper") for b in both)
     pre = ["REF proposed method", "", "REF"]
-    rows = T.generate(tiny, srcs, decoder_prefixes=pre, num_beams=2, min_length=3, max_length=10, output="ids")
+    rows = M.generate(tiny, srcs, decoder_prefixes=pre, num_beams=2, min_length=3, max_length=10, output="ids")
     for r, t in zip(rows, pre):
         q = tok(t, add_special_tokens=False).input_ids if t else []
         assert r[:len(start) + len(q)] == start + q
 
 
 def test_tiny_pegasus_start_tokens(data_dir, tmp_path):
-    d = T.make_tiny_model(data_dir, tmp_path / "peg", arch="pegasus", vocab_size=300)
-    rows = T.generate(d, ["We study protein folding."], prompt="This paper", num_beams=1, min_length=2, max_length=8, output="ids")
+    d = M.make_tiny_model(data_dir, tmp_path / "peg", arch="pegasus", vocab_size=300)
+    rows = M.generate(d, ["We study protein folding."], prompt="This paper", num_beams=1, min_length=2, max_length=8, output="ids")
     from transformers import AutoTokenizer
     p = AutoTokenizer.from_pretrained(d)("This paper", add_special_tokens=False).input_ids
     assert rows[0][:1 + len(p)] == [0] + p  # PEGASUS starts with <pad>
 
 
 def test_post_process_modes():
-    assert T.post_process("REF introduced sparse attention.") == "This paper introduced sparse attention."
-    assert T.post_process("In REF , the authors study graphs.") == "The authors study graphs."
-    assert T.post_process("Graph models REF work well REF .", "remove_ref") == "Graph models work well."
-    assert T.post_process("REF proposed X.", "remove_ref") == "Proposed X."
-    assert T.post_process("REF x", "none") == "REF x"
+    "One REF post-processing (citesum_nb.citations.post_process) with one vocabulary"
+    assert post_process("REF introduced sparse attention.") == "This paper introduced sparse attention."
+    assert post_process("In REF , the authors study graphs.") == "The authors study graphs."
+    assert post_process("Graph models REF work well REF .", "remove_ref") == "Graph models work well."
+    assert post_process("REF proposed X.", "remove_ref") == "Proposed X."
+    assert post_process("REF x", "none") == "REF x"
 
 
 def test_loss_decreases_and_resume(tiny, tmp_path):
@@ -159,6 +162,7 @@ def test_train_cli_multitask_with_eval(data_dir, tiny, tmp_path):
     tok, model = AutoTokenizer.from_pretrained(out / "best"), AutoModelForSeq2SeqLM.from_pretrained(out / "best")
     assert {"<|TLDR|>", "<|TITLE|>"} <= set(tok.all_special_tokens) and tok.tokenize("x <|TLDR|>")[-1] == "<|TLDR|>"
     assert model.get_input_embeddings().num_embeddings >= len(tok) and m["control_tokens_added"] == 2
+    assert "not-pretrained" in (out / "best" / "README.md").read_text()   # the train command writes the model card after training
 
 
 def test_tiny_model_cli(data_dir, tmp_path):
@@ -167,20 +171,20 @@ def test_tiny_model_cli(data_dir, tmp_path):
                         "--arch", "t5", "--vocab-size", "300", "--json"], capture_output=True, text=True, check=True)
     info = json.loads(r.stdout.strip().splitlines()[-1])
     assert info["arch"] == "t5" and info["not_pretrained"] is True
-    assert T.is_not_pretrained(tmp_path / "t5")
+    assert M.is_not_pretrained(tmp_path / "t5")
 
 
 def test_discipline_is_the_top_field_of_study_everywhere():
-    "CiteSum §2.2: the top (first) field of study when a paper has several; the same rule as citesum_nb.analysis"
-    from citesum_nb.analysis import top_discipline
+    "CiteSum §2.2: the top (first) field of study when a paper has several; one rule (citesum_nb.data) for the figures and the models"
+    from citesum_nb.data import discipline_text, top_discipline
     rec = {**_record(5), "tgt": ["REF proposed method 5 for speech recognition."]}   # fields: Computer Science, Linguistics
-    assert T.discipline_text(rec["discipline"]) == "Computer Science" == top_discipline(rec["discipline"])
-    assert T.model_inputs(rec, "abs", "disci") == [(rec["src"], "Computer Science")]
-    assert T.model_inputs(rec, "abs+disci", "tldr")[0][0].startswith("Computer Science | We study")
-    assert T.model_inputs(rec, "abs", "tldr/title/disci")[-1] == (f"{rec['src']} <|DISCI|>", "Computer Science")
+    assert discipline_text(rec["discipline"]) == "Computer Science" == top_discipline(rec["discipline"])
+    assert M.model_inputs(rec, "abs", "disci") == [(rec["src"], "Computer Science")]
+    assert M.model_inputs(rec, "abs+disci", "tldr")[0][0].startswith("Computer Science | We study")
+    assert M.model_inputs(rec, "abs", "tldr/title/disci")[-1] == (f"{rec['src']} <|DISCI|>", "Computer Science")
     for d in ('{"mag_field_of_study": ["Mathematics", "Physics"]}', ["Physics", "Mathematics"], None, {}):
-        assert T.discipline_text(d) == (top_discipline(d) or "")
-    ex, _ = T.build_examples([_record(i) for i in range(8)], "abs", "disci")
+        assert discipline_text(d) == (top_discipline(d) or "")
+    ex, _ = M.build_examples([_record(i) for i in range(8)], "abs", "disci")
     assert sorted({e["tgt"] for e in ex}) == ["Agricultural Science", "Biology", "Computer Science", "Environmental Science", "Physics"]
 
 
@@ -188,23 +192,23 @@ def test_control_tokens_are_added_and_embeddings_resized_for_any_model(tiny):
     "A checkpoint whose tokenizer lacks the task tokens (facebook/bart-large has none) gets them as special tokens"
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
     tok, model = AutoTokenizer.from_pretrained(tiny), AutoModelForSeq2SeqLM.from_pretrained(tiny)
-    codes = list(T.CONTROL_TOKENS["catts"].values())
+    codes = list(M.CONTROL_TOKENS["catts"].values())
     assert all(len(tok.tokenize(c)) > 1 for c in codes)            # split into pieces before
     n0 = len(tok)
-    assert T.add_control_tokens(model, tok, codes) == len(codes)
+    assert M.add_control_tokens(model, tok, codes) == len(codes)
     assert all(tok.tokenize(f"abstract {c}")[-1] == c for c in codes) and len(tok) == n0 + len(codes)
     assert model.get_input_embeddings().num_embeddings == len(tok) and model.config.vocab_size == len(tok)
-    assert T.add_control_tokens(model, tok, codes) == 0 and len(tok) == n0 + len(codes)   # idempotent
+    assert M.add_control_tokens(model, tok, codes) == 0 and len(tok) == n0 + len(codes)   # idempotent
     assert {"<tldr>", "<title>", "<disci>"} <= set(tok.all_special_tokens)                  # earlier specials kept
 
 
 def test_control_placement_catts_and_prefix():
     rec = {**_record(1), "tgt": ["REF proposed method 1."]}
-    assert T.model_inputs(rec, "abs", "tldr/title") == [(rec["src"] + " <|TLDR|>", "REF proposed method 1."),
+    assert M.model_inputs(rec, "abs", "tldr/title") == [(rec["src"] + " <|TLDR|>", "REF proposed method 1."),
                                                         (rec["src"] + " <|TITLE|>", rec["title"])]
-    assert T.model_inputs(rec, "abs", "tldr/title", control_style="prefix")[1] == ("<title> " + rec["src"], rec["title"])
-    assert T.model_inputs(rec, "abs", "tldr") == [(rec["src"], "REF proposed method 1.")]   # one task: no control code
-    with pytest.raises(CitesumError, match="catts, prefix"): T.model_inputs(rec, "abs", "tldr/title", control_style="suffix")
+    assert M.model_inputs(rec, "abs", "tldr/title", control_style="prefix")[1] == ("<title> " + rec["src"], rec["title"])
+    assert M.model_inputs(rec, "abs", "tldr") == [(rec["src"], "REF proposed method 1.")]   # one task: no control code
+    with pytest.raises(CitesumError, match="catts, prefix"): M.model_inputs(rec, "abs", "tldr/title", control_style="suffix")
 
 
 def test_notebook_run_leaves_nothing_in_the_temp_folder(tmp_path):
@@ -254,7 +258,7 @@ def test_best_checkpoint_reloads_whole(tiny, tmp_path):
         def on_evaluate(self, args, state, control, metrics=None, **kw):
             metrics["eval_rouge2"] = {3: 1.0, 6: 5.0, 9: 2.0}[state.global_step]   # checkpoint-6 is the best
         def on_save(self, args, state, control, model=None, processing_class=None, **kw):
-            self.texts[state.global_step] = T.generate(model, probe, tokenizer=processing_class, device="cpu", **SNAP)
+            self.texts[state.global_step] = M.generate(model, probe, tokenizer=processing_class, device="cpu", **SNAP)
             self.weights[state.global_step] = {k: v.detach().clone() for k, v in model.state_dict().items()}
             model.train()
 
@@ -267,11 +271,11 @@ def test_best_checkpoint_reloads_whole(tiny, tmp_path):
     assert preds == snap.texts[6] and preds != snap.texts[9]
     with safe_open(str(tmp_path / "run" / "checkpoints" / "checkpoint-6" / "model.safetensors"), "pt") as f: saved = set(f.keys())
     assert "model.shared.weight" in saved and not {"lm_head.weight", "model.encoder.embed_tokens.weight"} & saved   # tied: saved once
-    best = T.load_seq2seq(tmp_path / "run" / "best")
+    best = M.load_seq2seq(tmp_path / "run" / "best")
     assert best.lm_head.weight.data_ptr() == best.model.shared.weight.data_ptr() == best.model.encoder.embed_tokens.weight.data_ptr()
     sd = best.state_dict()
     assert set(sd) == set(snap.weights[6]) and all(torch.equal(sd[k], snap.weights[6][k]) for k in sd)
-    assert T.generate(tmp_path / "run" / "best", probe, device="cpu", **SNAP) == snap.texts[6]
+    assert M.generate(tmp_path / "run" / "best", probe, device="cpu", **SNAP) == snap.texts[6]
     assert m["n_val_generated_at_end"] == 0 and m["val_rouge_full"]["n"] == 4   # the whole split was the subset: nothing generated again
 
 
@@ -279,15 +283,15 @@ def _one_sgd_step(tiny, out, **kw):
     "Weights after one plain-SGD step (dropout off) on the same 8 examples"
     from transformers import AutoTokenizer
     recs = [{"id": str(i), "src": _record(i)["src"] * (1 + i % 3), "tgt": _record(i)["tgt"]} for i in range(8)]
-    model = T.load_seq2seq(tiny, dropout=0.0, attention_dropout=0.0, activation_dropout=0.0)
+    model = M.load_seq2seq(tiny, dropout=0.0, attention_dropout=0.0, activation_dropout=0.0)
     T.train_seq2seq(recs, None, model, out, tokenizer=AutoTokenizer.from_pretrained(tiny), test_ds=[], max_steps=1, lr=0.5,
                     optim="sgd", max_grad_norm=1e9, group_by_length=False, disable_tqdm=True, **kw)
-    return T.load_seq2seq(out / "best").state_dict()
+    return M.load_seq2seq(out / "best").state_dict()
 
 
 def test_grad_accumulation_keeps_the_effective_batch(tiny, tmp_path):
     "batch_size 4 x grad_accum_steps 2 takes the optimizer step of batch_size 8: the loss is the mean over the step's target tokens"
-    base = T.load_seq2seq(tiny).state_dict()
+    base = M.load_seq2seq(tiny).state_dict()
     one = _one_sgd_step(tiny, tmp_path / "a", batch_size=8, grad_accum_steps=1)
     acc = _one_sgd_step(tiny, tmp_path / "b", batch_size=4, grad_accum_steps=2)
     for k in one:

@@ -16,8 +16,8 @@ import yaml
 from citesum_nb.core import CitesumError, published_path, read_jsonl, write_jsonl
 from citesum_nb.data import load_split
 from citesum_nb.params import read_yaml, row_values, table_rows
-from citesum_nb.transfer import (TransferParams, finalize_prediction, rewrite_we, run_experiment, sample_k_shot,
-                                 training_pairs)
+from citesum_nb.citations import post_process
+from citesum_nb.transfer import TransferParams, ref_mode, rewrite_we, run_experiment, sample_k_shot, training_pairs
 from citesum_nb.results import collect_runs, load_published, paper_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,7 +67,7 @@ def citesum_sample(tmp_path_factory):
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory, citesum_sample):
     "One tiny randomly initialised BART (tokenizer trained on the sample), shared by the runs of this module"
-    from citesum_nb.train import make_tiny_model
+    from citesum_nb.models import make_tiny_model
     recs = read_jsonl(citesum_sample/"train.jsonl") + read_jsonl(citesum_sample/"test.jsonl")
     texts = [t for r in recs for t in (r["src"], r["tgt"], r.get("title", ""))]
     texts += [f for r in recs for f in (r.get("discipline") or {}).get("mag_field_of_study") or []]
@@ -152,7 +152,7 @@ def test_small_k_shot_fits_the_bundled_sample(rid, citesum_sample, request):
 
 
 def test_each_table_plans_its_rows_then_its_results_table():
-    from citesum_nb.cli import plan_run
+    from citesum_nb.run import plan_run
     for t, f in TABLES.items():
         for prof in (None, "small"):
             rdir, steps = plan_run(f, root=ROOT, profile=prof)
@@ -169,7 +169,8 @@ def test_parameter_errors_name_the_problem():
     ok = dict(experiment="x", mode="zero-shot", dataset="scitldr", out_dir="/tmp/x")
     with pytest.raises(CitesumError, match="variant must be one of none, post_process"): TransferParams.from_dict({**ok, "variant": "beam"})
     with pytest.raises(CitesumError, match="k_shot > 0"): TransferParams.from_dict({**ok, "mode": "few-shot"})
-    with pytest.raises(CitesumError, match="unknown parameter.*seed"): TransferParams.from_dict({**ok, "seed": 1})
+    with pytest.raises(CitesumError, match="seed=1: a transfer run trains once per entry of `seeds`"): TransferParams.from_dict({**ok, "seed": 1})
+    with pytest.raises(CitesumError, match="unknown parameter.*early_stopping_patience.*patience"): TransferParams.from_dict({**ok, "early_stopping_patience": 3})
     with pytest.raises(CitesumError, match="supervised"): TransferParams.from_dict({**ok, "target": "disci"})
 
 
@@ -189,9 +190,9 @@ def test_we_rewrite_on_training_targets_only(tmp_path):
 
 def test_ref_removed_from_every_variant():
     for v, pre in (("post_process", ""), ("none", ""), ("prompt", "This paper"), ("gold_prefix", "We show")):
-        out = finalize_prediction("REF , REF and REF propose REF .", v, pre)
+        out = post_process("REF , REF and REF propose REF .", ref_mode(v), prefix=pre)
         assert "REF" not in out, (v, out)
-    assert finalize_prediction("REF propose X .", "post_process").startswith("This paper propose")
+    assert post_process("REF propose X .", ref_mode("post_process")).startswith("This paper propose")
 
 
 # --- end to end on the tiny model --------------------------------------------------------------------------------------
@@ -213,7 +214,7 @@ def test_small_experiment_runs_end_to_end(exp, tmp_path, citesum_sample, tiny_mo
         assert res["model"]["pretrained"] is False
         assert {"num_beams", "min_length", "max_length", "post_processing"} <= set(res["generation"])
     if spec["variant"] == "prompt":   # the forced words open every prediction (less what the REF rules remove: "In REF" goes whole)
-        forced = finalize_prediction("", "prompt", spec["prompt"])
+        forced = post_process("", ref_mode("prompt"), prefix=spec["prompt"])
         assert all(p["prediction"].startswith(forced) for p in preds)
     if spec["mode"] == "few-shot":
         assert res["per_seed"][0]["train"]["model_used"].endswith("best")
@@ -299,9 +300,9 @@ def test_supervised_discipline_labels_are_the_top_field_of_study():
 @pytest.mark.parametrize("raw", ["In REF , the authors show X .", "In REF, the authors show X.", "In REF the authors show X ."])
 def test_prompt_variant_never_yields_this_paper_in_comma(raw):
     "A continuation that starts with the citation framing 'In REF ,' loses it (the authors' eval_tldr.py rule), after the prompt too"
-    out = finalize_prediction(raw, "prompt", prefix="This paper")
+    out = post_process(raw, ref_mode("prompt"), prefix="This paper")
     assert out.startswith("This paper ") and "In ," not in out and "In," not in out and not out.startswith("This paper In"), out
-    assert finalize_prediction(raw, "post_process") == "The authors show X."
+    assert post_process(raw, ref_mode("post_process")) == "The authors show X."
 
 
 def test_bart_128shot_baseline_trains_on_unrewritten_targets_and_runs_record_the_rewrite(tmp_path, citesum_sample, tiny_model):
@@ -358,24 +359,24 @@ def test_published_numbers_match_the_paper_typed_independently():
 
 # Values of the authors' released scripts (github.com/morningmoni/CiteSum, script/), typed here from the scripts
 SCRIPTS = {  # experiment: (script, {setting: value})
-    "t6_bart_128shot": ("train_tldr_scratch_fewshot.sh", dict(lr=1e-5, max_steps=1600, eval_steps=32, early_stopping_patience=5,
+    "t6_bart_128shot": ("train_tldr_scratch_fewshot.sh", dict(lr=1e-5, max_steps=1600, eval_steps=32, patience=5,
                                                                min_length=10, max_length=100, num_beams=1, eval_num_beams=1, batch_size=8)),
-    "t6_cites_32shot": ("train_tldr_transfer_fewshot.sh", dict(lr=1e-5, max_steps=1600, eval_steps=50, early_stopping_patience=5,
+    "t6_cites_32shot": ("train_tldr_transfer_fewshot.sh", dict(lr=1e-5, max_steps=1600, eval_steps=50, patience=5,
                                                                 min_length=10, max_length=45, num_beams=1, eval_num_beams=1, batch_size=8)),
-    "t6_cites_128shot": ("train_tldr_transfer_fewshot.sh", dict(lr=1e-5, max_steps=1600, eval_steps=50, early_stopping_patience=5,
+    "t6_cites_128shot": ("train_tldr_transfer_fewshot.sh", dict(lr=1e-5, max_steps=1600, eval_steps=50, patience=5,
                                                                  min_length=10, max_length=45, num_beams=1, eval_num_beams=1)),
     "t6_cites_zs_post": ("test_tldr.sh", dict(min_length=10, max_length=45, num_beams=1)),
     "t6_cites_zs_prompt": ("test_tldr.sh", dict(min_length=10, max_length=45, num_beams=1)),
-    "t8_cites_10shot": ("train_xsum_transfer_fewshot.sh", dict(lr=5e-5, max_steps=1200, eval_steps=240, early_stopping_patience=3,
+    "t8_cites_10shot": ("train_xsum_transfer_fewshot.sh", dict(lr=5e-5, max_steps=1200, eval_steps=240, patience=3,
                                                                 min_length=11, max_length=62, num_beams=6, eval_num_beams=1, n_dev=1000)),
-    "t8_cites_100shot": ("train_xsum_transfer_fewshot.sh", dict(lr=5e-5, max_steps=1200, eval_steps=240, early_stopping_patience=3,
+    "t8_cites_100shot": ("train_xsum_transfer_fewshot.sh", dict(lr=5e-5, max_steps=1200, eval_steps=240, patience=3,
                                                                  min_length=11, max_length=62, num_beams=6, eval_num_beams=1)),
     "t8_cites_0shot": ("test_xsum.sh", dict(min_length=11, max_length=62, num_beams=4)),
     "t9_cites_0shot": ("test_gigaword.sh", dict(min_length=4, max_length=24, num_beams=32)),
 }
 CITES_SCRIPT = dict(lr=2e-5, batch_size=8, max_steps=200000, eval_steps=5000, patience=5, num_beams=1, eval_num_beams=1,
                     min_length=10, max_length=100)   # script/train_citesum.sh
-SETTING_KEYS = ("lr", "batch_size", "max_steps", "eval_steps", "early_stopping_patience", "patience", "num_beams", "eval_num_beams",
+SETTING_KEYS = ("lr", "batch_size", "max_steps", "eval_steps", "patience", "num_beams", "eval_num_beams",
                 "min_length", "max_length", "n_dev", "precision", "seeds", "epochs", "max_target_length", "max_source_length")
 
 
@@ -414,6 +415,6 @@ def test_settings_follow_the_authors_scripts_and_say_where_each_comes_from():
                 c = line.split("#", 1)[1]
                 assert "script/" in c or "our choice" in c or "CiteSum" in c, f"{name}: {line.strip()} has no source"
         assert "§5.1" not in text and "4 beams" not in text, name
-    from citesum_nb.transfer import GENERATION_PRESETS
+    from citesum_nb.models import GENERATION_PRESETS
     assert all("script/" in p["source"] and "§" not in p["source"] for p in GENERATION_PRESETS.values())
     assert GENERATION_PRESETS["citesum"]["num_beams"] == 1

@@ -5,8 +5,10 @@ A stage states its parameters once, in a `StageParams` dataclass; after adding o
 `python tools/sync_params.py` (then `nbdev-clean`). `tests/test_params.py` fails while a cell and its class disagree.
 Usage: python tools/sync_params.py [--check]
 """
-import argparse, importlib, json, re, sys
+import importlib, json, re, sys
 from pathlib import Path
+
+from fastcore.script import call_parse
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,22 +26,21 @@ def stage_cells():
         yield nb, i, (parameters_cell(cls) if cls else None)
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="only list the notebooks whose cell differs (exit 1 if any)")
-    a = ap.parse_args(argv)
+def main(check:bool=False,  # only list the notebooks whose cell differs (exit 1 if any)
+        )->int:
+    "Write every notebook's tagged `parameters` cell from its stage's parameter class"
     stale = []
     for nb, i, want in stage_cells():
         if want is None or i is None: print(f"{nb.name}: no parameter class or no parameters cell", file=sys.stderr); stale.append(nb); continue
         d = json.loads(nb.read_text()); cell = d["cells"][i]
         if "".join(cell["source"]) == want: continue
         stale.append(nb)
-        if not a.check:
+        if not check:
             lines = want.split("\n")
             cell["source"] = [l + "\n" for l in lines[:-1]] + [lines[-1]]
             nb.write_text(json.dumps(d, indent=1, ensure_ascii=False) + "\n")
-        print(f"{nb.name}: parameters cell {'differs from' if a.check else 'rewritten from'} its class")
-    return 1 if a.check and stale else 0
+        print(f"{nb.name}: parameters cell {'differs from' if check else 'rewritten from'} its class")
+    return 1 if check and stale else 0
 
 
-if __name__ == "__main__": sys.exit(main())
+if __name__ == "__main__": sys.exit(call_parse(main))   # fastcore: the options and help come from main's docments

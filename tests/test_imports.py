@@ -1,0 +1,101 @@
+"""The import graph of the library and the cost of importing a stage: no cycle, no module importing a later notebook's
+module (its own letter-suffixed notebooks and the CLI on top excepted), parameter classes importable without the deep
+learning libraries, and one type per parameter name across the stages that train."""
+import ast, re, subprocess, sys, typing
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ON_TOP = {"cli", "tools", "run"}   # the command line (10_cli, its commands in 10b_tools) and the run engine (10a_run) sit on top of every stage
+HEAVY = ("torch", "transformers", "datasets", "seaborn", "sklearn")
+LIGHT = ("models", "train_settings", "train", "transfer", "cloze_model", "crosseval", "summarize")   # their parameter classes make `--help`
+
+
+def notebook_numbers()->dict:
+    "module -> the number of the notebook that exports it ('06a')"
+    out = {}
+    for nb in sorted((ROOT/"nbs").glob("[0-9]*.ipynb")):
+        m = re.search(r"#\|\s*default_exp:?\s*(\w+)", nb.read_text())
+        if m: out[m.group(1)] = nb.stem.split("_")[0]
+    return out
+
+
+def imports_of(path:Path, modules)->set:
+    "The package modules that the module at `path` imports (at the top or inside a function)"
+    deps = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            if node.level == 1: deps |= {mod.split(".")[0]} if mod else {a.name for a in node.names}
+            elif mod == "citesum_nb": deps |= {a.name for a in node.names}
+            elif mod.startswith("citesum_nb."): deps.add(mod.split(".")[1])
+        elif isinstance(node, ast.Import): deps |= {a.name.split(".")[1] for a in node.names if a.name.startswith("citesum_nb.")}
+    return {d for d in deps if d in modules and d != path.stem}
+
+
+def _key(n:str)->tuple:
+    d = re.match(r"\d+", n).group()
+    return int(d), n[len(d):]
+
+
+def graph_problems(graph:dict, numbers:dict)->tuple:
+    "`(imports of a later notebook's module, cycles)` of a module graph"
+    later = sorted(f"{a} ({numbers[a]}) imports {b} ({numbers[b]})" for a, deps in graph.items() for b in deps
+                   if a not in ON_TOP and _key(numbers[b])[0] > _key(numbers[a])[0])
+    cycles, state = [], {}
+    def visit(v, stack):
+        state[v] = 1; stack.append(v)
+        for w in sorted(graph[v]):
+            if state.get(w) == 1: cycles.append(" -> ".join(stack[stack.index(w):] + [w]))
+            elif not state.get(w): visit(w, stack)
+        stack.pop(); state[v] = 2
+    for v in sorted(graph):
+        if not state.get(v): visit(v, [])
+    return later, cycles
+
+
+def test_no_import_cycle_and_no_import_of_a_later_notebook():
+    numbers = notebook_numbers()
+    graph = {m: imports_of(ROOT/"citesum_nb"/f"{m}.py", numbers) for m in numbers}
+    later, cycles = graph_problems(graph, numbers)
+    assert later == [] and cycles == [], (later, cycles)
+    assert "cards" not in graph["train"] and "analysis" not in graph["train"]   # the model card is written by the callers of training
+
+
+def test_graph_check_finds_what_it_looks_for():
+    numbers = {"core": "00", "build": "03", "engine": "03b", "train": "06", "cards": "14"}
+    graph = {"core": set(), "build": {"engine"}, "engine": {"core"}, "train": {"cards"}, "cards": {"train"}}
+    later, cycles = graph_problems(graph, numbers)
+    assert later == ["train (06) imports cards (14)"] and cycles == ["cards -> train -> cards"]
+
+
+def test_parameter_classes_import_without_deep_learning_libraries():
+    "`citesum <command> --help` is written from these classes: importing them must not load torch, transformers, datasets, seaborn or scikit-learn"
+    code = (f"import sys; import {', '.join('citesum_nb.' + m for m in LIGHT)}; "
+            "from citesum_nb.train import TrainParams; from citesum_nb.transfer import TransferParams; "
+            "from citesum_nb.cloze_model import ClozeModelParams; from citesum_nb.crosseval import CrossEvalParams; "
+            "from citesum_nb.summarize import SummarizeParams; TransferParams.from_dict({'patience': 3}); "
+            f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == "[]"
+
+
+def test_every_training_stage_takes_every_trainer_setting_with_one_type():
+    "One TrainSettings for every stage that trains; a name shared by two of these classes has one type"
+    from citesum_nb.train_settings import TrainSettings
+    from citesum_nb.train import TrainParams
+    from citesum_nb.transfer import TransferParams
+    from citesum_nb.cloze_model import ClozeModelParams
+    from citesum_nb.crosseval import CrossEvalParams
+    from citesum_nb.summarize import SummarizeParams
+    training = (TrainParams, TransferParams, ClozeModelParams, CrossEvalParams)
+    for cls in training:
+        assert issubclass(cls, TrainSettings) and cls.names()[-len(TrainSettings.names()):] == TrainSettings.names(), cls
+    hints = {cls: typing.get_type_hints(cls) for cls in (TrainSettings, *training, SummarizeParams)}
+    types = {}
+    for cls, h in hints.items():
+        for n in cls.names(): types.setdefault(n, {})[cls.__name__] = h[n]
+    clash = {n: t for n, t in types.items() if len(set(map(str, t.values()))) > 1}
+    assert clash == {}, clash
