@@ -7,8 +7,8 @@ __all__ = ['CANDIDATE_COLUMNS', 'META_COLUMNS', 'FINISHED_COLUMNS', 'OUTPUT_NAME
            'SHARD_DAMAGE', 'BuildParams', 'passes_filter', 'extract_candidates', 'cited_metadata', 'cited_texts',
            'cited_fulltext', 'finish_partition', 'example_record', 'split_without_leakage', 'citesum_features',
            'write_hf_and_parquet', 'write_outputs', 'check_out_dir', 'publish_build', 'make_report', 'report_markdown',
-           'damage_summary', 'build_options', 'first_pass', 'second_pass', 'run_passes', 'build_citesum',
-           'build_sample_dataset']
+           'damage_summary', 'build_options', 'first_pass', 'join_partition', 'second_pass', 'why_empty', 'run_passes',
+           'build_citesum', 'build_sample_dataset']
 
 # %% ../nbs/03_build.ipynb #9b3a5c6f
 import functools, importlib, json, re, shutil, sys, threading, time
@@ -22,14 +22,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import dask
-import dask.dataframe as dd
 
 from .core import CitesumError, ensure_dir, sample_corpus_dir, write_jsonl
 from .metrics import RecallScorer, rouge_recall
-from .s2orc import BadInputLog, find_shards, read_lines, fast_paper_id, has_related_work, parse_fulltext, parse_metadata
+from .s2orc import BadInputLog, find_shards, checked_line_views, line_views, fast_paper_id, has_related_work, parse_fulltext, parse_metadata
 from .s2orc import check_json_lines, unpaired_shards
 from .citations import citation_sentences, introduction_and_conclusion, is_related_work
-from .raw_texts import TEXT_COLUMNS, TextTable, paper_texts_from_bytes, plausible_line, suspicious_line
+from .raw_texts import TEXT_COLUMNS, TextTable, paper_texts, plausible_line, suspicious_line
 from .engine import Engine
 from .params import FilePath, StageParams
 
@@ -75,41 +74,42 @@ CANDIDATE_COLUMNS = ["id", "citing_paper_id", "section", "sentence", "tgt", "cit
 def _frame(rows:list, columns:list)->pd.DataFrame:
     return pd.DataFrame(rows, columns=columns).astype({c: "object" for c in columns})
 
+def _read_paper(line, utf8:bool, fmt:str, log:BadInputLog, ids:list, texts, with_aic:bool, validate_json:bool)->dict|None:
+    "One full-text line: its id appended to `ids`, its texts to the side table; the parsed record when it may have Related Work"
+    if fmt == "s2orc-2020" and not validate_json:
+        r = paper_texts(line, log, with_aic and texts is not None, utf8=utf8)
+        if r is None:
+            if (pid := fast_paper_id(line)) is not None: ids.append(pid)
+            return None
+        ids.append(r[0])
+        if texts: texts.add(r[0], r[2], *r[3])
+        return r[1]
+    pid = fast_paper_id(line)
+    if not validate_json and pid is not None and not has_related_work(line, fmt) and plausible_line(line, fmt):
+        ids.append(pid); return None   # (Datasets API layout: no side table; cited papers are read in the second pass)
+    rec = parse_fulltext(line, fmt, log)   # counts malformed / invalid UTF-8 / missing keys / wrong types by reason
+    if pid is not None or rec is not None: ids.append(pid if pid is not None else rec["paper_id"])
+    if rec is not None and texts: texts.add(rec["paper_id"], rec["abstract"], *(introduction_and_conclusion(rec) if with_aic else ("", "")))
+    return rec
+
 def extract_candidates(path,                 # one full-text shard
                        fmt:str,              # "s2orc-2020" or "s2-api"
                        splitter:str="fast",  # sentence splitter name
                        texts_out=None,       # Parquet file for every paper's abstract/introduction/conclusion (None: not written)
                        with_aic:bool=True,   # put introductions and conclusions in that table
-                       validate_json:bool=False,  # parse every line in full (broken JSON anywhere is counted)
+                       validate_json:bool=False,  # parse every line in full (every field of every paper checked)
                       )->tuple:
     "First pass over one full-text shard: (candidate sentences, paper ids, BadInputLog)"
     log, rows, ids = BadInputLog(), [], []
     texts = TextTable(texts_out) if texts_out else None
-    def add_texts(rec): texts.add(rec["paper_id"], rec["abstract"], *(introduction_and_conclusion(rec) if with_aic else ("", "")))
-    raw_reader = fmt == "s2orc-2020" and not validate_json
-    for line in read_lines(path, log):
-        log.add("papers_fulltext")
-        raw = paper_texts_from_bytes(line, with_aic and texts is not None) if raw_reader else None
-        if raw is not None:
-            pid, may_rw, abstract, aic = raw
-            ids.append(pid)
-            if not may_rw:
-                if texts: texts.add(pid, abstract, *aic)
-                continue
-        else:
-            pid = fast_paper_id(line)
-            if pid is not None: ids.append(pid)
-            if not validate_json and pid is not None and not has_related_work(line, fmt) and plausible_line(line, fmt):
-                if texts and (rec := parse_fulltext(line, fmt, log)) is not None: add_texts(rec)   # a layout the raw reader refuses
-                continue
-        rec = parse_fulltext(line, fmt, log)   # counts malformed / invalid UTF-8 / missing keys by reason
-        if rec is None: continue
-        if pid is None: ids.append(rec["paper_id"])
-        if texts: add_texts(rec)
-        if not any(is_related_work(p["section"]) for p in rec["body_text"]): continue
+    n = 0
+    for n, (line, utf8) in enumerate(checked_line_views(path, log), 1):
+        rec = _read_paper(line, utf8, fmt, log, ids, texts, with_aic, validate_json)
+        if rec is None or not any(is_related_work(p["section"]) for p in rec["body_text"]): continue
         log.add("papers_with_related_work")
         for k, c in enumerate(citation_sentences(rec, splitter=splitter, log=log)):
             rows.append({**c, "id": f"{c['citing_paper_id']}:{k}"})
+    if n: log.add("papers_fulltext", n=n)
     if texts: texts.close()
     return _frame(rows, CANDIDATE_COLUMNS), ids, log
 
@@ -121,7 +121,7 @@ _NO_ABSTRACT = re.compile(rb'"abstract":\s*(?:null|""|\[\])')
 def cited_metadata(path, fmt:str, wanted)->tuple:
     "Metadata of the wanted papers in one metadata shard: (frame, BadInputLog)"
     log, rows = BadInputLog(), []
-    for line in read_lines(path, log):
+    for line in line_views(path, log):
         log.add("papers_metadata")
         if fmt == "s2orc-2020" and not _NO_ABSTRACT.search(line): log.add("papers_metadata_with_abstract")
         pid = fast_paper_id(line)
@@ -143,7 +143,7 @@ def cited_texts(path, wanted)->pd.DataFrame:
 def cited_fulltext(path, fmt:str, wanted, with_aic:bool=True, validate_json:bool=False)->tuple:
     "Abstract, introduction and conclusion of the wanted papers in one full-text shard, by a second read: (frame, BadInputLog)"
     log, rows = BadInputLog(), []
-    for line in read_lines(path, BadInputLog()):   # a damaged shard was counted by the first pass
+    for line in line_views(path, BadInputLog()):   # a damaged shard was counted by the first pass
         pid = fast_paper_id(line)
         if pid is not None and pid not in wanted: continue
         parsed_before = validate_json or pid is None or has_related_work(line, fmt) or not plausible_line(line, fmt)
@@ -419,34 +419,69 @@ def first_pass(shards, work:Path, eng:Engine, opt)->tuple:
     return cands, [i for x in ids for i in x], _sum_logs(logs), tables if side else None
 
 # %% ../nbs/03_build.ipynb #4c853529
+def _partition_of(ids:pd.Series, n:int)->np.ndarray:
+    "The partition (0..n-1) of each paper id: a hash that is the same in every process"
+    return (pd.util.hash_pandas_object(ids.astype(object), index=False).to_numpy() % n).astype(int)
+
+def _split(df:pd.DataFrame, key:str, n:int)->tuple:
+    "`df` cut into `n` frames by the partition of its `key` column (rows keep their order)"
+    if n == 1: return (df,)
+    part = _partition_of(df[key], n)
+    return tuple(df[part == p] for p in range(n))
+
+def _cited_parts(read, n:int, *args)->tuple:
+    "`read(*args)` (a frame of cited papers, or a frame and a log) cut by paper id: `(part_0, ..., part_n-1, log)`"
+    out = read(*args)
+    frame, log = out if isinstance(out, tuple) else (out, BadInputLog())
+    return (*_split(frame, "paper_id", n), log)
+
+def join_partition(cands:pd.DataFrame,  # the candidates whose cited ids fall in this partition
+                   metas:list,          # this partition's metadata rows, one frame per metadata shard
+                   texts:list,          # this partition's text rows, one frame per side table (or full-text shard)
+                   args:tuple,          # `finish_partition`'s thresholds, use_stemmer, min and max abstract length
+                  )->tuple:
+    "One partition of the join, finished: (frame, counts of the metadata ids)"
+    meta = pd.concat(metas, ignore_index=True) if metas else _frame([], META_COLUMNS)
+    text = pd.concat(texts, ignore_index=True) if texts else _frame([], TEXT_COLUMNS)
+    cited = meta.drop_duplicates("paper_id").assign(has_meta=True).merge(
+        text.drop_duplicates("paper_id").assign(has_text=True), on="paper_id", how="outer")
+    joined = cands.merge(cited, left_on="cited_id", right_on="paper_id", how="left")
+    return finish_partition(joined, *args), meta["paper_id"].value_counts()
+
 def second_pass(shards, cands:pd.DataFrame, tables, eng:Engine, opt)->tuple:
     "Join the candidates with the cited papers' metadata and texts, then score and label them: (frame, metadata id counts, log)"
-    # object columns (lists of fields of study) stay as they are; the joins move little data (sentences and the cited
-    # papers' texts), for which the task-based shuffle has less fixed cost than the P2P one
-    with dask.config.set({"dataframe.convert-string": False, "dataframe.shuffle.method": "tasks"}):
-        wanted = dask.delayed(frozenset(cands["cited_id"].dropna()), pure=True)
-        metas = [dask.delayed(cited_metadata, pure=True, nout=2)(str(f), shards.fmt, wanted) for f in shards.metadata_files]
-        if tables: texts, tlogs = [dask.delayed(cited_texts, pure=True)(t, wanted) for t in tables], []
-        elif opt.with_aic or not shards.metadata_files:   # Datasets API layout: a second read of the full text
-            texts = [dask.delayed(cited_fulltext, pure=True, nout=2)(str(f), shards.fmt, wanted, opt.with_aic, opt.validate_json)
-                     for f in shards.fulltext_files]
-            texts, tlogs = [x[0] for x in texts], [x[1] for x in texts]
-        else: texts, tlogs = [], []
-        frames = lambda parts, cols: dd.from_delayed(parts, meta=_frame([], cols)) if parts else dd.from_pandas(_frame([], cols), npartitions=1)
-        meta_all = frames([m[0] for m in metas], META_COLUMNS)
-        meta_df = meta_all.drop_duplicates(subset=["paper_id"]).assign(has_meta=True)
-        text_df = frames(texts, TEXT_COLUMNS).drop_duplicates(subset=["paper_id"]).assign(has_text=True)
-        cited = meta_df.merge(text_df, on="paper_id", how="outer")
-        cand_dd = dd.from_pandas(cands, npartitions=max(1, min(len(cands) // 2000 + 1, 4 * eng.n_workers)))
-        joined = cand_dd.merge(cited, left_on="cited_id", right_on="paper_id", how="left")
-        args = (opt.thresholds, opt.use_stemmer, 100, opt.max_abstract_chars)
-        empty = _frame([], CANDIDATE_COLUMNS + META_COLUMNS[1:] + TEXT_COLUMNS[1:] + ["paper_id", "has_meta", "has_text"])
-        finished = joined.map_partitions(finish_partition, *args, meta=finish_partition(empty, *args))
-        res, meta_counts, *logs = eng.compute(finished, meta_all["paper_id"].value_counts(), *[m[1] for m in metas], *tlogs,
-                                               label="build, pass 2: join cited abstracts and filter")
-    return res, meta_counts, _sum_logs(logs)
+    n = max(1, min(eng.n_workers, len(cands) // 500 + 1))   # partitions of the join: one per worker, fewer for few candidates
+    wanted = dask.delayed(frozenset(cands["cited_id"].dropna()), pure=True)
+    part = lambda read, *a: dask.delayed(_cited_parts, pure=True, nout=n + 1)(read, n, *a)
+    metas = [part(cited_metadata, str(f), shards.fmt, wanted) for f in shards.metadata_files]
+    if tables: texts = [part(cited_texts, t, wanted) for t in tables]
+    elif opt.with_aic or not shards.metadata_files:   # Datasets API layout: a second read of the full text
+        texts = [part(cited_fulltext, str(f), shards.fmt, wanted, opt.with_aic, opt.validate_json) for f in shards.fulltext_files]
+    else: texts = []
+    args = (opt.thresholds, opt.use_stemmer, 100, opt.max_abstract_chars)
+    joins = [dask.delayed(join_partition, pure=True, nout=2)(c, [m[p] for m in metas], [t[p] for t in texts], args)
+             for p, c in enumerate(_split(cands, "cited_id", n))]
+    out = eng.compute(*joins, *[x[n] for x in metas + texts], label="build, pass 2: join cited abstracts and filter")
+    res = pd.concat([o[0] for o in out[:n]], ignore_index=True)
+    counts = pd.concat([o[1] for o in out[:n]]) if n > 1 else out[0][1]
+    return res, counts, _sum_logs(out[n:])
 
 # %% ../nbs/03_build.ipynb #c540f4eb
+def why_empty(log:BadInputLog, res:pd.DataFrame)->str:
+    "One line on why a build kept no example ('' when it kept some)"
+    if (res["drop_reason"] == "").any(): return ""
+    n = log["sentences_single_citation"]
+    if not log["papers_fulltext"]: return "no full-text paper could be read"
+    if not log["papers_with_related_work"]: return f"none of the {log['papers_fulltext']:,} papers has a Related Work section"
+    if not n: return f"no sentence of the {log['papers_with_related_work']:,} Related Work sections cites exactly one bib entry"
+    if not log["candidates_linked"]:
+        why = (f"their bib entries have no `link` key (`missing_key:bib_entries.link` in {log['missing_key:bib_entries.link']:,} papers; "
+               f"S2ORC releases after 2020-07-05 do not link bib entries to paper ids)" if log["missing_key:bib_entries.link"]
+               else "the bib entries they cite are not linked to a paper id (`link` is null)")
+        return f"none of the {n:,} single-citation sentences could be linked to a cited paper: {why}"
+    top = res["drop_reason"].value_counts().head(3)
+    return f"none of the {len(res):,} linked candidates was kept ({', '.join(f'{r} {c:,}' for r, c in top.items())})"
+
 def run_passes(shards, work:Path, scheduler:str, workers:int, progress:bool, opt)->tuple:
     "Both passes on the requested scheduler, duplicate candidates removed: (finished frame, log, duplicates, timings, scheduler settings)"
     timings = {}
@@ -461,7 +496,11 @@ def run_passes(shards, work:Path, scheduler:str, workers:int, progress:bool, opt
             timings["pass2_join_and_filter_s"] = time.time() - t
         dups = {"fulltext": _duplicates(pd.Series(ids, dtype="object").value_counts()), "metadata": _duplicates(meta_counts),
                 "candidate_rows": n - len(cands)}
-        return res, log + log2, dups, timings, {"scheduler": eng.scheduler, "workers": eng.n_workers}
+        log = log + log2
+        if why := why_empty(log, res):   # an empty dataset is never silent; unlinkable citations are damaged input (--strict)
+            print(f"citesum build: warning: the dataset is empty: {why}", file=sys.stderr, flush=True)
+            if log["sentences_single_citation"] and not log["candidates_linked"]: log.add("no_citation_linked", why, keep_all=True)
+        return res, log, dups, timings, {"scheduler": eng.scheduler, "workers": eng.n_workers}
     finally: shutil.rmtree(work, ignore_errors=True)
 
 # %% ../nbs/03_build.ipynb #99c4858c

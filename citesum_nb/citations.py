@@ -12,7 +12,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 
-from .s2orc import BadInputLog
+from .s2orc import RELATED_WORK, BadInputLog
 
 # %% ../nbs/02_citations.ipynb #19938ee7
 from dataclasses import dataclass, field
@@ -29,12 +29,10 @@ class CitationsParams(StageParams):
     out_dir: FilePath = "../runs/demo/02_citations"  # where the example sentences are written
 
 # %% ../nbs/02_citations.ipynb #0513767a
-_RW = re.compile(r"related\s+work", re.I | re.A)
-
 def is_related_work(section:str,  # a section title
                    ) -> bool:
     "Whether a section title names a Related Work section"
-    return bool(section) and _RW.search(section) is not None
+    return bool(section) and RELATED_WORK.search(section) is not None
 
 # %% ../nbs/02_citations.ipynb #17816a15
 _HEAD_NUM = re.compile(r"^\s*(?:(?P<arabic>\d+(?:\.\d+)*)\.?|(?P<alpha>[A-HJ-UWYZ])\.|(?P<roman>[IVX]+)\.|(?P<item>\d+)\))\s+\S")

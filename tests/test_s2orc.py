@@ -3,9 +3,11 @@ import gzip
 import json
 from pathlib import Path
 
+import pytest
+
 from citesum_nb.citations import is_related_work
 from citesum_nb.s2orc import BadInputLog, fast_paper_id, find_shards, has_related_work, load_papers, parse_fulltext, read_lines
-from conftest import need_shared
+from conftest import citesum, need_shared
 
 
 def _pdf(pid, paras, bibs):
@@ -114,3 +116,86 @@ def test_prefilter_has_no_false_negatives_on_real_papers():
             n += 1; hits += pre; rw += has
     print(f"{n} papers, prefilter passes {hits}, with a Related Work section {rw}")
     assert n == 1175 and rw == 326  # the folder's README: 1175 papers, 326 with such a section
+
+
+# ------------------------------------------------------------------ compression from the magic bytes, links, empty datasets
+def _sample_copy(root: Path, recompress=None) -> Path:
+    "The bundled sample corpus copied to `root`; `recompress(data)` re-packs its first full-text shard under the same .gz name"
+    from citesum_nb.core import sample_corpus_dir
+    src = sample_corpus_dir()
+    for f in src.rglob("*.gz"):
+        (root/f.parent.name).mkdir(parents=True, exist_ok=True)
+        data = f.read_bytes()
+        if recompress and f.name == "pdf_parses_0.jsonl.gz": data = recompress(gzip.decompress(data))
+        (root/f.parent.name/f.name).write_bytes(data)
+    return root
+
+
+def _examples(out: Path) -> list:
+    return [(Path(out)/f"{s}.jsonl").read_bytes() for s in ("train", "val", "test")]
+
+
+@pytest.fixture(scope="module")
+def sample_out(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sample")/"ds"
+    citesum("build", "--s2orc", _sample_copy(tmp_path_factory.mktemp("src")), "--out", out, "--scheduler", "synchronous", "--quiet")
+    return out
+
+
+@pytest.mark.parametrize("kind", ["xz", "bz2"])
+def test_other_compressions_under_a_gz_name(tmp_path, sample_out, kind):
+    "An xz or bzip2 stream saved as .gz is read as what it is: the same examples as the gzip original"
+    import bz2, lzma
+    pack = {"xz": lzma.compress, "bz2": bz2.compress}[kind]
+    out = tmp_path/"ds"
+    r = citesum("build", "--s2orc", _sample_copy(tmp_path/"c", pack), "--out", out, "--scheduler", "synchronous", "--quiet")
+    assert _examples(out) == _examples(sample_out)
+    assert not json.loads((out/"report.json").read_text())["bad_input"]["counts"], r.stderr
+
+
+@pytest.mark.parametrize("magic", [b"\x28\xb5\x2f\xfd", b"PK\x03\x04"])
+def test_unreadable_compression_is_one_line(tmp_path, magic):
+    "A zstd or zip file under a .gz name stops the build before anything is read, with one line naming the shard"
+    corpus = _sample_copy(tmp_path/"c", lambda data: magic + data[:100])
+    r = citesum("build", "--s2orc", corpus, "--out", tmp_path/"o", "--scheduler", "synchronous", "--quiet", check=False)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "pdf_parses_0.jsonl.gz" in r.stderr, r.stderr
+    assert not (tmp_path/"o").exists()
+
+
+def _unlinked(data: bytes, drop_key=True) -> bytes:
+    "Full-text lines with every bib entry's link removed (the 2021-01-01 shape) or set to null"
+    out = []
+    for l in data.splitlines():
+        rec = json.loads(l)
+        for b in rec["bib_entries"].values():
+            if drop_key: b.pop("link", None)
+            else: b["link"] = None
+        out.append(json.dumps(rec).encode())
+    return b"\n".join(out) + b"\n"
+
+
+@pytest.mark.parametrize("drop_key", [True, False])
+def test_no_linkable_citation_is_said_and_strict_fails(tmp_path, drop_key):
+    "Bib entries without a `link` key (or with null links): one line says why the dataset is empty, --strict exits 1"
+    corpus = _sample_copy(tmp_path/"c")
+    for f in (corpus/"pdf_parses").glob("*.gz"): f.write_bytes(gzip.compress(_unlinked(gzip.decompress(f.read_bytes()), drop_key)))
+    r = citesum("build", "--s2orc", corpus, "--out", tmp_path/"o", "--scheduler", "synchronous", "--quiet", check=False)
+    assert r.returncode == 0
+    line = [l for l in r.stderr.splitlines() if "the dataset is empty" in l]
+    assert len(line) == 1 and "could be linked" in line[0], r.stderr
+    assert ("no `link` key" in line[0]) == drop_key
+    rep = json.loads((tmp_path/"o"/"report.json").read_text())
+    assert rep["stages"]["kept"] == 0 and rep["bad_input"]["counts"]["no_citation_linked"] == 1
+    s = citesum("build", "--s2orc", corpus, "--out", tmp_path/"s", "--scheduler", "synchronous", "--quiet", "--strict", check=False)
+    assert s.returncode == 1
+
+
+def test_real_2021_records(tmp_path):
+    "The real 2021-01-01 records (no Related Work, bib entries without links): an empty dataset, said in one line"
+    real = need_shared("s2orc")/"pdf_parses"
+    corpus = tmp_path/"c"; (corpus/"pdf_parses").mkdir(parents=True)
+    lines = [json.dumps(json.loads(f.read_text())).encode() for f in sorted(real.glob("s2orc_20210101_*.json"))]
+    (corpus/"pdf_parses"/"pdf_parses_0.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    r = citesum("build", "--s2orc", corpus, "--out", tmp_path/"o", "--scheduler", "synchronous", "--quiet", check=False)
+    assert r.returncode == 0 and "the dataset is empty: none of the 2 papers has a Related Work section" in r.stderr, r.stderr
