@@ -607,7 +607,7 @@ def results_by_min_refs(corpus:Corpus, p:ResolveParams, per_context:pd.DataFrame
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
 
 # %% ../nbs/09_citation_resolution.ipynb #4c8d7b20
-def plot_accuracy(table:pd.DataFrame)->"plt.Figure":
+def plot_accuracy(table:pd.DataFrame):   # -> a matplotlib Figure (imported when plotting, so no annotation names it)
     "Accuracy by representation × window, one panel per scorer, with the random baseline drawn"
     import seaborn as sns
     from citesum_nb.analysis import paper_style
