@@ -384,7 +384,7 @@ def sample_for_rating(df:pd.DataFrame, # examples with id, title, src, tgt
 # %% ../nbs/04_analysis.ipynb #85dd5031
 def _sheet_html(sheet:pd.DataFrame, title:str)->str:
     "A readable HTML page for one rating sheet"
-    e = html.escape
+    e = lambda x: html.escape(str(x))   # every id, title and sentence from the corpus
     scale = "".join(f"<li><b>{k}</b> {e(v)}</li>" for k, v in RATING_SCALE.items())
     items = "".join(
         f"<section><h2>Item {r.item}</h2><p class=id>{e(r.id)}</p><h3>{e(r.title) or '(no title)'}</h3>"

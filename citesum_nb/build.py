@@ -322,6 +322,8 @@ def _stage_counts(log:BadInputLog, res:pd.DataFrame, dups:dict, fmt:str)->dict:
     return {k: int(counts.get(k, 0)) for k in STAGES if not (k == "papers_metadata_with_abstract" and fmt != "s2orc-2020")}
 
 # %% ../nbs/03_build.ipynb #b50a5ead
+from .core import md_escape
+
 def make_report(log, res, kept, dups:dict, shards, settings:dict, timings:dict)->dict:
     "Assemble the build report"
     st = _stage_counts(log, res, dups, shards.fmt)
@@ -358,8 +360,8 @@ def _part_of(stage:str)->str:
 
 def report_markdown(report:dict)->str:
     "The report as a short Markdown page"
-    st, bad = report["stages"], report["bad_input"]
-    lines = ["# CiteSum build report", "", f"Input: `{report['input']['path']}` ({report['input']['format']}, "
+    st, bad, m = report["stages"], report["bad_input"], md_escape   # ids and paths from the corpus or the user go through md_escape
+    lines = ["# CiteSum build report", "", f"Input: {m(report['input']['path'])} ({m(report['input']['format'])}, "
              f"{report['input']['fulltext_shards']} full-text / {report['input']['metadata_shards']} metadata shards)", "",
              "| stage | count | part of |", "| --- | ---: | --- |"] + [f"| {k} | {v:,} | {_part_of(k)} |" for k, v in st.items()]
     lines += ["", f"Stage counts add up (each row is a part of the row named in the last column): {'yes' if report['stages_add_up'] else 'NO'}.", "",
@@ -371,13 +373,13 @@ def report_markdown(report:dict)->str:
     lines += ["", f"Cited papers in more than one split: {report['leaked_cited_papers']}.", "", "## Bad input", ""]
     if bad["counts"]:
         lines += ["| reason | count | examples |", "| --- | ---: | --- |"]
-        lines += [f"| {k} | {v:,} | {', '.join(map(str, bad['examples'].get(k, [])))} |" for k, v in bad["counts"].items()]
+        lines += [f"| {k} | {v:,} | {', '.join(map(m, bad['examples'].get(k, [])))} |" for k, v in bad["counts"].items()]
     else: lines.append("None.")
-    ex = lambda d: f" ({', '.join(d['examples'])})" if d["examples"] else ""
+    ex = lambda d: f" ({', '.join(map(m, d['examples']))})" if d["examples"] else ""
     lines += ["", f"Duplicate full-text paper ids: {bad['duplicate_paper_id_fulltext']['count']}{ex(bad['duplicate_paper_id_fulltext'])}; "
               f"duplicate candidate rows removed: {bad['duplicate_candidate_rows']}.",
               f"Duplicate metadata records (of cited papers): {bad['duplicate_paper_id_metadata']['count']}{ex(bad['duplicate_paper_id_metadata'])}."]
-    lines += ["", "## Drops with examples", ""] + [f"- {k}: {', '.join(v)}" for k, v in report["drops_examples"].items()]
+    lines += ["", "## Drops with examples", ""] + [f"- {k}: {', '.join(map(m, v))}" for k, v in report["drops_examples"].items()]
     lines += ["", f"Timings (s): {report['timings_s']}", ""]
     return "\n".join(lines)
 

@@ -18,7 +18,7 @@ from typing import ClassVar
 import yaml
 
 from .build import BuildParams, citesum_features, report_markdown
-from .core import CitesumError, sample_corpus_dir
+from .core import CitesumError, md_escape, sample_corpus_dir
 from .params import StageParams
 
 # %% ../nbs/14_cards.ipynb #4c775967
@@ -154,7 +154,7 @@ def dataset_card_text(build_dir, card, argv:list|None=None)->str:
     "The body of a build's dataset card: description, structure, how it was built, the report, license and citations"
     d = Path(build_dir); report = _report(d); s = report["settings"]
     src = "the bundled sample corpus of citesum-nb (60 short papers in the S2ORC 2020-07-05 layout, written for its tests)" \
-          if _is_sample(report) else f"`{Path(report['input']['path']).name}` (an S2ORC-format corpus, {report['input']['format']} layout)"
+          if _is_sample(report) else f"{md_escape(Path(report['input']['path']).name)} (an S2ORC-format corpus, {md_escape(report['input']['format'])} layout)"
     rows = "\n".join(f"| {x['name']} | {x['num_examples']:,} | `parquet/{HF_SPLITS[x['name']]}.parquet` |" for x in card.dataset_info["splits"])
     fields = "\n".join(f"| `{k}` | {v} |" for k, v in FIELDS.items())
     th = "/".join(f"{t:g}" for t in s["thresholds"])
@@ -200,7 +200,7 @@ Porter stemming) against that abstract is at least {th}. The counts of every sta
 
 ## License
 
-`{card.license}`. {LICENSE_NOTE["sample" if _is_sample(report) else "odc-by" if card.license == "odc-by" else "other"]}
+{md_escape(card.license)}. {LICENSE_NOTE["sample" if _is_sample(report) else "odc-by" if card.license == "odc-by" else "other"]}
 
 ## Citation
 
@@ -340,12 +340,12 @@ def model_card_text(run_dir, card, name:str|None=None)->str:
     "The body of a run's model card: what it is, intended use, how to use it, data, parameters, scores, limits, citation"
     r, m, p = _run_files(run_dir)
     tiny = "not-pretrained" in (card.tags or [])
-    base = card.base_model or ("a tiny random model (`make_tiny_model`)" if tiny else f"`{public_arg(m.get('model') or p.get('model_name_or_path') or '?')}`")
-    prow = "\n".join(f"| `{k}` | {p[k]} |" for k in SHOWN_PARAMS if k in p)
+    base = md_escape(card.base_model) if card.base_model else ("a tiny random model (`make_tiny_model`)" if tiny else md_escape(public_arg(m.get('model') or p.get('model_name_or_path') or '?')))
+    prow = "\n".join(f"| `{k}` | {md_escape(p[k])} |" for k in SHOWN_PARAMS if k in p)
     srow = "\n".join(f"| {n} | {v:.2f} |" for n, v in test_scores(m))
     td = training_data(r, (card.datasets or [None])[0])
     counts = ", ".join(f"{m[k]:,} {w}" for k, w in (("n_train", "training"), ("n_eval", "validation"), ("n_predict", "test")) if k in m)
-    return f"""# {card.model_name or r.name}
+    return f"""# {md_escape(card.model_name or r.name)}
 
 {NOT_PRETRAINED_WARNING if tiny else ""}
 
@@ -366,7 +366,7 @@ the paper itself. The paper's zero-shot recipe forces the decoder to start with 
 
 ## Training data
 
-CiteSum, `{td['name']}` ({counts or 'sizes not recorded'} examples); its licence: `{td['license'] or 'not recorded'}`.
+CiteSum, {md_escape(td['name'])} ({counts or 'sizes not recorded'} examples); its licence: {md_escape(td['license'] or 'not recorded')}.
 
 ## Training parameters
 
@@ -374,7 +374,7 @@ CiteSum, `{td['name']}` ({counts or 'sizes not recorded'} examples); its licence
 | --- | --- |
 {prow}
 
-Precision {m.get('precision', '?')}, {m.get('global_step', '?')} steps, best checkpoint by validation ROUGE-2 ({m.get('best_val_rouge2')}).
+Precision {md_escape(m.get('precision', '?'))}, {md_escape(m.get('global_step', '?'))} steps, best checkpoint by validation ROUGE-2 ({md_escape(m.get('best_val_rouge2'))}).
 
 ## Evaluation
 
@@ -396,7 +396,7 @@ Summaries can be fluent and wrong: check them against the paper. The model knows
 
 ## License
 
-{f"`{card.license}`: the licence of the training data, unless the card's author chose another" if card.license else "Not stated"}; the base model's licence applies too.
+{f"{md_escape(card.license)}: the licence of the training data, unless the card's author chose another" if card.license else "Not stated"}; the base model's licence applies too.
 
 ## Citation
 

@@ -9,8 +9,9 @@ __all__ = ['ABBREVIATIONS', 'ANY_CASE_ABBREVIATIONS', 'POST_PROCESS_MODES', 'Cit
 
 # %% ../nbs/02_citations.ipynb #50548aff
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
+from itertools import accumulate
 
 from .s2orc import RELATED_WORK, BadInputLog
 
@@ -84,22 +85,33 @@ def introduction_and_conclusion(paper:dict,  # internal paper record
 ABBREVIATIONS = frozenset("""Fig Figs fig figs FIG FIGS Eq Eqs eq eqs Sec Secs Sect sec secs sect Tab tab Ref Refs ref refs
 No Nos Vol vol pp Ch Chap ch chap Cf cf vs Vs resp approx viz ca Dr Mr Mrs Ms Prof Jr Sr St Inc Ltd Co Corp Dept Univ Est""".split())
 ANY_CASE_ABBREVIATIONS = frozenset("al e.g eg i.e ie".split())   # compared lower-cased: "et al.", "E.g.", "I.E."
-_CANDIDATE = re.compile(r"""[.!?]+["'”’)\]]*(\s+)(?=["“'‘(\[]?[A-Z0-9À-ÖØ-Þ])""")
+_CANDIDATE = re.compile(r"""(?<![.!?])[.!?]+["'”’)\]]*(\s+)(?=["“'‘(\[]?[A-Z0-9À-ÖØ-Þ])""")   # a run of .!? is tried once, at its start
 _INITIALS = re.compile(r"^(?:[A-Z]\.)*[A-Z]$")
 
-def _rejected(text:str, m:re.Match) -> bool:
-    "Whether a candidate boundary follows an abbreviation, an initial or an acronym"
+def _rejected(text:str, m:re.Match, w:int) -> bool:
+    "Whether a candidate boundary follows an abbreviation, an initial or an acronym (its word starts at `w`)"
     p = m.start()
     if text[p] != ".": return False
     if text[p+1:m.start(1)].strip(".") : return False  # "...)." or '."': the period ends a citation or a quote
-    w = max(text.rfind(" ", 0, p), text.rfind("\n", 0, p), text.rfind("\t", 0, p)) + 1
     word = text[w:p].lstrip("([\"'“‘")
     return word in ABBREVIATIONS or word.lower() in ANY_CASE_ABBREVIATIONS or _INITIALS.match(word) is not None
 
+def _boundaries(text:str) -> list:
+    "Gaps `(start, end)` of the accepted candidate boundaries, in one pass over `text`"
+    gaps, lo = [], 0
+    for m in _CANDIDATE.finditer(text):
+        p = m.start()   # the word before it starts after the last space, newline or tab, searched back to the previous candidate only:
+        b = max(text.rfind(c, lo, p) for c in " \n\t")   # without one there, the "word" holds that candidate's whitespace: no abbreviation
+        if (b < 0 and lo) or not _rejected(text, m, b + 1): gaps.append((m.start(1), m.end(1)))
+        lo = p
+    return gaps
+
 def _protect(gaps:list, protected) -> list:
-    "Drop gaps `(gs, ge)` that overlap a protected span"
+    "Drop gaps `(gs, ge)` that overlap a protected span (spans sorted once; one binary search per gap)"
     if not protected: return gaps
-    return [(gs, ge) for gs, ge in gaps if not any(s < ge and gs < e for s, e in protected)]
+    spans = sorted(protected)
+    starts, reach = [s for s, _ in spans], list(accumulate((e for _, e in spans), max))   # reach[k]: the furthest end of spans[:k+1]
+    return [(gs, ge) for gs, ge in gaps if (k := bisect_left(starts, ge)) == 0 or reach[k-1] <= gs]
 
 def _spans_from_gaps(text:str, gaps:list) -> list:
     "Sentence spans between gaps, whitespace stripped, empty ones dropped"
@@ -116,8 +128,8 @@ def split_sentences(text:str,  # one paragraph
                     protected=(),  # (start, end) character spans that no boundary may cut (citation spans)
                    ) -> list:
     "`(start, end)` spans of the sentences of `text` (rule-based; never breaks inside a protected span)"
-    gaps = [(m.start(1), m.end(1)) for m in _CANDIDATE.finditer(text) if not _rejected(text, m)]
-    return _spans_from_gaps(text, _protect(gaps, protected))
+    return _spans_from_gaps(text, _protect(_boundaries(text), protected))
+
 
 # %% ../nbs/02_citations.ipynb #c022eaa8
 def _spacy_splitter() -> Callable:

@@ -23,7 +23,7 @@ import pandas as pd
 import dask
 import yaml
 
-from .core import CitesumError, ensure_dir, read_jsonl, sample_corpus_dir, save_table, write_jsonl, published_path
+from .core import CitesumError, ensure_dir, md_escape, read_jsonl, sample_corpus_dir, save_table, write_jsonl, published_path
 from .params import StageParams
 from .s2orc import BadInputLog, find_shards, iter_fulltext, load_papers
 from .citations import is_related_work, make_splitter, related_work_paragraphs, replace_citation
@@ -454,20 +454,21 @@ def cloze_report(p:ClozeParams, log:BadInputLog, shards, splits:dict, split_info
             "timings_s": {k: round(v, 2) for k, v in timings.items()}}
 
 def cloze_report_markdown(r:dict)->str:
-    "The report as a short Markdown page"
-    lines = ["# Summary cloze build report", "", f"Input: {r['input']['path']} ({r['input']['format']}, {r['input']['fulltext_shards']} "
-             f"full-text / {r['input']['metadata_shards']} metadata shards); settings: {r['settings']}", "",
+    "The report as a short Markdown page (ids, paths and settings from the corpus or the user escaped with `md_escape`)"
+    m = md_escape
+    lines = ["# Summary cloze build report", "", f"Input: {m(r['input']['path'])} ({m(r['input']['format'])}, {r['input']['fulltext_shards']} "
+             f"full-text / {r['input']['metadata_shards']} metadata shards); settings: {', '.join(f'{k} {m(v)}' for k, v in r['settings'].items())}", "",
              "| stage | count |", "| --- | ---: |"] + [f"| {k} | {v:,} |" for k, v in r["stages"].items()]
     lines += ["", "| split | instances | citing papers | cited papers |", "| --- | ---: | ---: | ---: |"]
     lines += [f"| {k} | {v['instances']:,} | {v['citing_papers']:,} | {v['cited_papers']:,} |" for k, v in r["splits"].items()]
     s = r["split"]
-    lines += ["", f"Split by {s['method'].replace('_', ' ')}" + (f" (fallback: {s['fallback_reason']})" if s["fallback_reason"] else "")
+    lines += ["", f"Split by {s['method'].replace('_', ' ')}" + (f" (fallback: {m(s['fallback_reason'])})" if s["fallback_reason"] else "")
               + f"; {s['components']} components, the largest with {s['largest_component_instances']} instances. Papers in more than one split: "
               f"{s['papers_crossing']} (citing {s['citing_papers_crossing']}, cited {s['cited_papers_crossing']}).", "",
               "| statistic | mean | std |", "| --- | ---: | ---: |"]
     lines += [f"| {k} | {'' if v['mean'] is None else v['mean']} | {'' if v['std'] is None else v['std']} |" for k, v in r["statistics"].items()]
-    lines += ["", "## Drops with examples", ""] + [f"- {k}: {v['count']:,} ({', '.join(v['examples'])})" for k, v in r["drops"].items()]
-    lines += ["", "## Bad input", ""] + ([f"- {k}: {v:,} ({', '.join(r['bad_input']['examples'][k])})" for k, v in r["bad_input"]["counts"].items()] or ["None."])
+    lines += ["", "## Drops with examples", ""] + [f"- {k}: {v['count']:,} ({', '.join(map(m, v['examples']))})" for k, v in r["drops"].items()]
+    lines += ["", "## Bad input", ""] + ([f"- {k}: {v:,} ({', '.join(map(m, r['bad_input']['examples'][k]))})" for k, v in r["bad_input"]["counts"].items()] or ["None."])
     return "\n".join(lines + ["", f"Timings (s): {r['timings_s']}", ""])
 
 # %% ../nbs/11_cloze.ipynb #ce3193c1

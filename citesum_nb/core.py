@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['WHERE_TO_GET', 'CitesumError', 'sample_corpus_dir', 'published_path', 'shared_data', 'skip_note', 'read_jsonl',
-           'write_jsonl', 'ensure_dir', 'save_table', 'seed_everything']
+           'write_jsonl', 'ensure_dir', 'save_table', 'seed_everything', 'md_escape', 'standard_json', 'decode_text',
+           'read_text_lines', 'iter_jsonl']
 
 # %% ../nbs/00_core.ipynb #c0f05542
 import gzip, json, os, random
@@ -121,3 +122,60 @@ def seed_everything(seed:int)->None:
         import torch
         torch.manual_seed(seed)
     except ImportError: pass
+
+# %% ../nbs/00_core.ipynb #d96ab57a
+import math, re, sys, zlib
+from typing import Iterator
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~$])")
+_MD_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+def md_escape(x)->str:
+    "`x` (any value) as literal one-line Markdown text for a table cell or a sentence: line breaks become spaces, syntax is escaped"
+    return _MD_SPECIAL.sub(r"\\\1", _MD_BREAKS.sub(" ", str(x)))
+
+# %% ../nbs/00_core.ipynb #19fc203b
+def _plain(o):
+    "`o` with NaN and infinities as None, NumPy values as Python ones, tuples as lists"
+    if isinstance(o, float): return o if math.isfinite(o) else None
+    if isinstance(o, dict): return {k: _plain(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)): return [_plain(v) for v in o]
+    if type(o).__module__ == "numpy" and hasattr(o, "tolist"): return _plain(o.tolist())
+    return o
+
+def standard_json(obj, **kw)->str:
+    "`obj` as standard JSON (RFC 8259): NaN and infinities become null, NumPy values plain numbers; `kw` go to `json.dumps`"
+    return json.dumps(_plain(obj), allow_nan=False, **kw)
+
+# %% ../nbs/00_core.ipynb #7ce8d46a
+def decode_text(data:bytes,  # the bytes of a file (or of one line)
+                where,       # what to name in an error: a path, or "path:line"
+               )->str:
+    "`data` as UTF-8 text (a leading byte-order mark dropped); binary data is a one-line error naming `where`"
+    hint = " (gzip data: name the file .gz)" if data[:2] == b"\x1f\x8b" else ""
+    if b"\x00" in data: raise CitesumError(f"{where}: binary data (NUL bytes), not UTF-8 text{hint}")
+    try: return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e: raise CitesumError(f"{where}: binary data (byte {e.start}), not UTF-8 text{hint}") from None
+
+def read_text_lines(path)->list:
+    "The lines of a UTF-8 text file (`-`: standard input), split at \\n only, a \\r before it dropped; a final newline ends the last line"
+    if str(path) == "-": data, where = sys.stdin.buffer.read(), "standard input"
+    else:
+        path = Path(path)
+        if not path.is_file(): raise CitesumError(f"file not found: {path}")
+        data, where = path.read_bytes(), path
+    lines = decode_text(data, where).split("\n")
+    if lines[-1] == "": lines.pop()
+    return [l.rstrip("\r") for l in lines]
+
+def iter_jsonl(path)->Iterator[tuple]:
+    "`(line number, record)` of each non-blank line of a JSON Lines file (`.gz` aware); damaged input is a one-line error naming the line"
+    path = Path(path)
+    if not path.is_file(): raise CitesumError(f"file not found: {path}")
+    try:
+        with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as f:
+            for i, raw in enumerate(f, 1):
+                if not raw.strip(): continue
+                try: yield i, json.loads(decode_text(raw, f"{path}:{i}"))
+                except json.JSONDecodeError as e: raise CitesumError(f"{path}:{i}: not valid JSON ({e.msg})") from None
+    except (gzip.BadGzipFile, EOFError, zlib.error) as e: raise CitesumError(f"{path}: damaged gzip data ({e})") from None

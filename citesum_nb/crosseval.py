@@ -568,12 +568,15 @@ def run_crosseval(p:CrossEvalParams,  # checked parameters
 
 # %% ../nbs/12_crosseval.ipynb #7251290d
 def read_matrix(path)->pd.DataFrame:
-    "A cross-dataset matrix from a CSV file: header row = test datasets, first column = training datasets"
+    "A cross-dataset matrix from a CSV file (header row = test datasets, first column = training datasets), scores from 0 to 100"
     path = Path(path)
     if not path.exists(): raise CitesumError(f"matrix file not found: {path}")
     try: df = pd.read_csv(path, index_col=0)
     except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as e: raise CitesumError(f"{path}: not a CSV matrix ({e})") from None
     try: df = df.apply(pd.to_numeric)
     except (ValueError, TypeError): raise CitesumError(f"{path}: every cell must be a number") from None
+    bad = [(r, k, v) for r, row in df.iterrows() for k, v in row.items() if not 0 <= v <= 100]   # NaN and inf fail the test too
+    if bad: raise CitesumError(f"{path}: cell ({bad[0][0]}, {bad[0][1]}) is {bad[0][2]}: every score must be a number from 0 to 100"
+                               + (f" ({len(bad)} cells are not)" if len(bad) > 1 else ""))
     return as_matrix(df)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .core import CitesumError, read_jsonl, write_jsonl, ensure_dir
+from .core import CitesumError, ensure_dir, iter_jsonl, read_text_lines, write_jsonl
 from .metrics import normalize_space, per_example_rouge, scitldr_rouge1, shared_scorer
 from .data import load_split, source_sentences
 
@@ -178,21 +178,39 @@ def overlap_report(a_sources:list,  # sources of dataset A (e.g. CiteSum train)
 # %% ../nbs/05_evaluate.ipynb #d7e4ddd6
 _PRED_KEYS = ("prediction", "pred", "summary", "hypothesis", "hypo", "output")
 
+def _kind(v)->str:
+    "A JSON value's kind as an error names it"
+    if v is None: return "null"
+    if isinstance(v, bool): return "a boolean"
+    if isinstance(v, float) and v != v: return "NaN"
+    if isinstance(v, (int, float)): return f"a number ({v})"
+    return {list: "a list", dict: "an object", str: "a string"}.get(type(v), type(v).__name__)
+
+def _prediction(where:str, r, key:str, has_id:bool)->tuple:
+    "(prediction, id or None) of one JSON line, or a one-line error naming `where` (file:line)"
+    if not isinstance(r, dict): raise CitesumError(f"{where}: {_kind(r)}, not a JSON object with a {key!r} field")
+    if key not in r:
+        other = next((k for k in _PRED_KEYS if k in r), None)
+        raise CitesumError(f"{where}: no {key!r} field" + (f" but {other!r}: the first line chose {key!r} for the whole file" if other else ""))
+    if not isinstance(r[key], str): raise CitesumError(f"{where}: {key!r} is {_kind(r[key])}, not a string")
+    if ("id" in r) != has_id: raise CitesumError(f"{where}: {'an' if has_id is False else 'no'} 'id' field, unlike the first line (give every line an id, or none)")
+    if has_id and (isinstance(r["id"], bool) or not isinstance(r["id"], (str, int))): raise CitesumError(f"{where}: 'id' is {_kind(r['id'])}, not a string")
+    return r[key], str(r["id"]) if has_id else None
+
 def read_predictions(path)->tuple:
-    "(predictions, ids or None) from a text file (one per line) or JSON Lines with a prediction field"
+    "(predictions, ids or None) from a text file (one per line) or JSON Lines whose every line has a string under one prediction field"
     path = Path(path)
     if not path.exists(): raise CitesumError(f"prediction file not found: {path}")
-    if path.name.endswith((".jsonl", ".jsonl.gz")):
-        recs = read_jsonl(path)
-        if not recs: return [], None
-        key = next((k for k in _PRED_KEYS if k in recs[0]), None)
-        if key is None: raise CitesumError(f"{path}: no prediction field (one of {', '.join(_PRED_KEYS)}) in {', '.join(recs[0])}")
-        ids = [str(r["id"]) for r in recs] if all("id" in r for r in recs) else None
-        return [str(r.get(key) or "") for r in recs], ids
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
-    if lines and lines[-1] == "": lines = lines[:-1]  # a final newline does not start an empty prediction
-    return [l.rstrip("\r") for l in lines], None
+    if not path.name.endswith((".jsonl", ".jsonl.gz")): return read_text_lines(path), None
+    preds, ids, key, has_id = [], [], None, False
+    for i, r in iter_jsonl(path):
+        if key is None:
+            key = next((k for k in _PRED_KEYS if k in r), None) if isinstance(r, dict) else None
+            if key is None: raise CitesumError(f"{path}:{i}: no prediction field (one of {', '.join(_PRED_KEYS)}) in the first line")
+            has_id = "id" in r
+        pred, pid = _prediction(f"{path}:{i}", r, key, has_id)
+        preds.append(pred); ids.append(pid)
+    return preds, ids if has_id else None
 
 def write_predictions(preds:list, path, ids:list|None=None)->Path:
     "Write predictions as text (one per line, newlines inside flattened) or as JSONL with ids (`.jsonl`)"

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Literal, Sequence
 
-from .core import CitesumError, ensure_dir, read_jsonl, write_jsonl
+from .core import CitesumError, ensure_dir, iter_jsonl, read_text_lines, write_jsonl
 from .params import StageParams
 from .s2orc import BadInputLog, fast_paper_id, find_shards, parse_fulltext, parse_metadata, read_lines
 from . import citations
@@ -60,19 +60,17 @@ def read_texts(path,                 # .txt (one abstract per line), .jsonl / .j
                id_field:str="id",    # JSONL: the field that names it (the line number when absent)
               )->list:
     "`(id, text)` pairs of a text file, a JSON Lines file or standard input"
-    if str(path) == "-": return _checked([(n, l) for n, l in enumerate(sys.stdin.read().splitlines(), 1) if l.strip()], "standard input")
+    if str(path) == "-": return _checked([(n, l) for n, l in enumerate(read_text_lines("-"), 1) if l.strip()], "standard input")
     p = Path(path)
     if not p.is_file(): raise CitesumError(f"input file not found: {p}")
     if p.name.endswith((".jsonl", ".jsonl.gz", ".json")):
-        recs = read_jsonl(p)
-        for n, r in enumerate(recs, 1):
+        recs = list(iter_jsonl(p))
+        for n, r in recs:
             if not isinstance(r, dict) or field not in r:
                 have = ", ".join(r) if isinstance(r, dict) else type(r).__name__
-                raise CitesumError(f"{p}: record {n} has no field {field!r} (it has: {have}); choose the field with --field")
-        return _checked([(r.get(id_field, n), r[field]) for n, r in enumerate(recs, 1)], str(p))
-    try: lines = p.read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError: raise CitesumError(f"{p}: not a UTF-8 text file (give .txt, .jsonl or .jsonl.gz)") from None
-    return _checked([(n, l) for n, l in enumerate(lines, 1) if l.strip()], str(p))
+                raise CitesumError(f"{p}:{n}: no field {field!r} (it has: {have}); choose the field with --field")
+        return _checked([(r.get(id_field, n), r[field]) for n, r in recs], str(p))
+    return _checked([(n, l) for n, l in enumerate(read_text_lines(p), 1) if l.strip()], str(p))   # one line, one abstract: split at \n only
 
 # %% ../nbs/13_summarize.ipynb #d57a11bc
 def _scan(files:list, wanted:set, found:dict, parse, fmt:str):

@@ -10,7 +10,7 @@ __all__ = ['ToolsParams', 'abstraction_cli', 'human_eval_cli', 'baseline_cli', '
 import json, sys, warnings
 from pathlib import Path
 
-from .core import CitesumError, ensure_dir
+from .core import CitesumError, ensure_dir, standard_json
 from .params import CommandParser, add_cli_options, examples_params
 
 # %% ../nbs/10b_tools.ipynb #b50e8839
@@ -35,7 +35,7 @@ def abstraction_cli(argv:list|None=None)->int:
     df = load_split(a.data, a.split).to_pandas()
     if a.max_examples: df = df.head(a.max_examples)
     res = abstraction_level(df, grouping_for(a.data) if a.groups == "auto" else a.groups, use_stemmer=not a.no_stem)
-    if a.json: print(json.dumps(res))
+    if a.json: print(standard_json(res))
     else:
         print(pd.DataFrame(res).T[["n", "rouge1", "rouge2", "rougeL"]].astype({"n": int}).to_string())
     return 0
@@ -65,7 +65,7 @@ def human_eval_cli(argv:list|None=None)->int:
         return 0
     r = summarize_ratings(a.sheets)
     if a.json:
-        print(json.dumps(r | {"distribution": r["distribution"].to_dict(orient="index")}))
+        print(standard_json(r | {"distribution": r["distribution"].to_dict(orient="index")}))
         return 0
     print(r["distribution"].to_string())
     print(f"\n{r['n_items']} items, {r['n_annotators']} annotators; rated >= 3: {r['share_ge_3']:.1f}%; mean {r['mean_rating']:.2f}")
@@ -101,7 +101,7 @@ def _load_args(a):
 
 def _emit(a, scores:dict, title:str, extra:dict|None=None)->int:
     out = {**scores, "multi_ref": a.multi_ref, "use_stemmer": not a.no_stemmer, **(extra or {})}
-    print(json.dumps(out) if a.json else _score_table(scores, title))
+    print(standard_json(out) if a.json else _score_table(scores, title))
     return 0
 
 # %% ../nbs/10b_tools.ipynb #0266ce9b
@@ -167,7 +167,7 @@ def overlap_cli(argv:list|None=None)->int:
     pairs = pd.DataFrame([(ida[i], idb[j], s) for i, j, s in rep["pairs"]], columns=["a_id", "b_id", "similarity"])
     if a.out: ensure_dir(Path(a.out).parent); pairs.to_csv(a.out, index=False)
     summary = {k: rep[k] for k in ("n_a", "n_b", "threshold", "n_pairs", "n_b_covered", "share_b_covered", "n_a_involved")}
-    if a.json: print(json.dumps({**summary, "pairs": pairs.head(20).values.tolist()}))
+    if a.json: print(standard_json({**summary, "pairs": pairs.head(20).values.tolist()}))
     else:
         print(f"{a.a} [{a.a_split}] vs {a.b} [{a.b_split}], TF-IDF cosine >= {a.threshold}")
         print(f"near-duplicate pairs: {rep['n_pairs']}; {rep['n_b_covered']} of {rep['n_b']} ({rep['share_b_covered']:.1f}%) of the second dataset covered")
@@ -195,7 +195,7 @@ def tiny_model_cli(argv:list|None=None)->int:
     cfg = json.loads((out/"config.json").read_text())
     info = {"out": str(out), "arch": a.arch, "vocab_size": cfg["vocab_size"], "not_pretrained": True,
             "parameters": sum(p.numel() for p in AutoModelForSeq2SeqLM.from_pretrained(out).parameters())}
-    if a.json: print(json.dumps(info))
+    if a.json: print(standard_json(info))
     else:
         for k, v in info.items(): print(f"{k:15} {v}")
         print(NOT_PRETRAINED_NOTE)
@@ -223,7 +223,7 @@ def bias_cli(argv:list|None=None)->int:
     b = BiasParams.from_dict({k: v for k, v in vars(a).items() if k in ("references", "tokenizer", "lemmas")}, "options")
     res, per = dataset_bias(ds, b.references, a.max_examples, b.tokenizer, b.lemmas, progress=not a.json and sys.stderr.isatty())   # bar: a person watches
     if a.out: ensure_dir(Path(a.out).parent); per.to_csv(a.out, index=False)
-    if a.json: print(json.dumps(res)); return 0
+    if a.json: print(standard_json(res)); return 0
     print(f"{a.data} [{a.split}], {res['n']} document-summary pairs (references: {b.references}, tokenizer: {b.tokenizer}, lemmas: {b.lemmas})")
     for k in BIAS_COLUMNS: print(f"  {k:13} {res[k]:.4f}")
     return 0

@@ -118,7 +118,7 @@ def test_model_card_takes_training_data_and_licence_from_the_run(run, build):
     assert (d.license, d.datasets, d.eval_results) == ("apache-2.0", None, None)
     card = ModelCard.load(model_card(run))
     assert card.data.eval_results is None and "model-index:" not in card.content and "| ROUGE-1 |" in card.text and "not in the card's model-index" in card.text
-    assert f"CiteSum, `{build.name}`" in card.text and "`apache-2.0`: the licence of the training data" in card.text
+    assert f"CiteSum, {build.name} (" in card.text and "apache-2.0: the licence of the training data" in card.text
     assert model_card_data(run, license="mit").license == "mit"
 
 

@@ -132,3 +132,50 @@ def test_clscisumm_shifted_span_on_a_real_paragraph(clscisumm):
     assert first["sentence"] not in {c["sentence"] for c in after}
     assert len(after) == sum(1 for c in citation_sentences(p0)) - 1
     assert all(c["tgt"] == base[c["sentence"]]["tgt"] for c in after)
+
+
+def _bench_split():
+    "bench/bench_split.py as a module (it keeps the previous, quadratic splitter as its baseline)"
+    import importlib.util
+    from conftest import ROOT
+    spec = importlib.util.spec_from_file_location("bench_split", ROOT/"bench"/"bench_split.py")
+    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+    return mod
+
+
+_PIECES = ["model", "et al.", "Fig.", "fig.", "e.g.", "E.G.", "U.S.", "J. K.", "A.", "data", "(Smith, 2020)", "[3]", "i.e.",
+           "Dr.", "ST.", "No.", "results", "x", "97.35", "“Quoted.”", "'q.'", "(see [4].)", "...", "?!", "Étude", "3rd", "(A et al. 2019. B 2020)"]
+_ENDS = [".", "!", "?", ".)", '."', ".”", "...", "....", "", ".]"]
+_SEPS = [" ", "  ", "\n", "\t", "\r", "\u2028", "\x0b", "\xa0", "\x85", " \n "]
+
+
+def _random_paragraph(rng):
+    "A paragraph of random sentences (abbreviations, initials, runs of periods, quotes, odd whitespace) and random spans"
+    text = "".join(rng.choice(["", "(", "“", "["]) + " ".join(rng.choice(_PIECES) for _ in range(rng.randint(1, 7))).capitalize()
+                   + rng.choice(_ENDS) + rng.choice(_SEPS) for _ in range(rng.randint(0, 30)))
+    spans = []
+    for _ in range(rng.choice([0, 1, 3, 10, 40])):   # unsorted, overlapping, empty, touching the ends
+        a = rng.randint(0, len(text)); spans.append((a, min(len(text), a + rng.choice([0, 1, 2, 5, 20, 80]))))
+    return text, spans
+
+
+def test_linear_split_equals_the_quadratic_one():
+    "3,000 seeded random paragraphs with random citation spans: the linear splitter gives exactly the previous spans"
+    import random
+    old, rng = _bench_split().quadratic_split, random.Random(20260)
+    for k in range(3000):
+        text, spans = _random_paragraph(rng)
+        assert split_sentences(text, spans) == old(text, spans), (k, text, spans)
+        assert split_sentences(text) == old(text), (k, text)
+    text, spans = _bench_split().citation_paragraph(300)   # the benchmark's paragraph
+    assert split_sentences(text, spans) == old(text, spans) and len(split_sentences(text, spans)) == 300
+
+
+def test_split_benchmark_runs():
+    "The command of bench/README.md, at a small size"
+    import subprocess, sys
+    from conftest import ROOT
+    r = subprocess.run([sys.executable, str(ROOT/"bench"/"bench_split.py"), "--spans", "200", "2000", "--repeat", "1"],
+                       capture_output=True, text=True, check=True, cwd=ROOT)
+    rows = r.stdout.splitlines()[1:]
+    assert len(rows) == 2 and all(float(x.split()[-1]) > 0 for x in rows), r.stdout

@@ -47,9 +47,11 @@ def documented_commands(readme:str)->list:
     "[(command, comment, where)] for every command line of the Markdown file's bash blocks and its inline `citesum ...` spans"
     text, out = (ROOT/readme).read_text(), []
     for block in _BLOCK.findall(text):
+        needs = ""   # a comment line `# needs: ...` marks every command after it in its block
         for line in block.replace("\\\n", " ").splitlines():
             cmd, comment = _split_comment(line)
-            if cmd: out.append((cmd, comment, f"{readme} (block)"))
+            if not cmd and comment.startswith("needs:"): needs = comment
+            if cmd: out.append((cmd, comment or needs, f"{readme} (block)"))
     for span in _INLINE.findall(_BLOCK.sub("", text)):
         if span not in {c for c, *_ in out}: out.append((span, "", f"{readme} (inline)"))
     return out
@@ -66,6 +68,7 @@ def how_to_check(cmd:str, comment:str, where:str="")->tuple:
     if words[0] == "citesum" and (len(words) == 2 and "inline" in where or any(w.isupper() and len(w) > 1 or "<" in w for w in words)):
         return "help", f"citesum {words[1] if len(words) == 2 else ''} --help".replace("  ", " ")   # a name in prose, a placeholder
     if comment.startswith("needs:"):
+        if "citesum" not in words: return "needs", None   # e.g. nvidia-smi on a GPU machine: nothing to run here
         i = words.index("citesum")
         sub = words[i:i + 2] + (words[i + 2:i + 3] if words[i + 1] in ("card", "cloze", "human-eval") else [])
         if sub[1] == "run": return "plan", shlex.join(words[i:] + ["--dry-run"])
@@ -87,7 +90,7 @@ def test_the_readme_is_a_front_door():
     assert len(readme.splitlines()) < 200
     first = _BLOCK.findall(readme)[0]
     assert first.index("# 1. set up") < first.index("# 2. run the tests")
-    assert {how_to_check(c, m, w)[0] for c, m, w in COMMANDS} <= {"run", "setup", "tests", "elsewhere", "help", "plan"}
+    assert {how_to_check(c, m, w)[0] for c, m, w in COMMANDS} <= {"run", "setup", "tests", "elsewhere", "help", "plan", "needs"}
 
 
 def test_setup_and_test_commands_are_what_ci_runs():
@@ -157,7 +160,7 @@ def test_main_job_runs_in_a_clone_without_shared_data(clone):
 def test_documented_command(cmd, comment, where, clone):
     "Each documented command, in the README's order, in the copy with ../shared beside it (after the main job)"
     kind, run = how_to_check(cmd, comment, where)
-    if kind in ("setup", "tests", "elsewhere") or cmd.startswith("citesum run params/runs/demo.yaml"):
+    if kind in ("setup", "tests", "elsewhere", "needs") or cmd.startswith("citesum run params/runs/demo.yaml"):
         return   # checked by the tests above, by .ci/run, and by the fixture
     clone, _ = clone
     shared = clone.parent/"shared"      # ../shared, as the commands name it

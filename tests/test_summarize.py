@@ -71,7 +71,7 @@ def test_jsonl_with_a_field_and_out_file(tiny, tmp_path, capsys):
     assert [r["id"] for r in out] == ["p1", "p2"] and all(r["tldr"].startswith("This paper") for r in out)
     assert "wrote 2 TLDR(s)" in capsys.readouterr().err
     assert main(["summarize", "--model", str(tiny), "--file", str(tmp_path/"in.jsonl")]) == 2
-    assert "has no field 'src' (it has: paper, abstract); choose the field with --field" in capsys.readouterr().err
+    assert "in.jsonl:1: no field 'src' (it has: paper, abstract); choose the field with --field" in capsys.readouterr().err
 
 
 def test_text_file_and_s2orc_paper_ids(tiny, tmp_path, capsys):
