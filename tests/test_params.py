@@ -185,7 +185,7 @@ def _paths_of(step)->list:
     return out
 
 
-def _is_name(v:str)->bool: return re.fullmatch(r"[\w.-]+(/[\w.-]+)?", v) is not None and not v.startswith(".")
+def _is_name(v:str)->bool: return re.fullmatch(r"[\w.-]+(/[\w.-]+)?(:[\w.-]+)?", v) is not None and not v.startswith(".")   # a Hub id, with a :config
 
 
 @pytest.mark.parametrize("path", NOTEBOOK_FILES + TABLES + RUN_SPECS, ids=lambda p: p.name)

@@ -3,7 +3,7 @@
 The commands run in order in a copy of the checkout, as a user types them. First README command 1's job
 (`citesum run params/runs/demo.yaml`) in a clone with no ../shared beside it (a user's clone); then ../shared is put
 beside the copy and every other command runs and must exit 0. A command marked `# needs: ...` (a GPU, the Hub, the full
-S2ORC release) is checked without running it: `citesum run` plans it (`--dry-run`: every parameter and path checked),
+S2ORC release, many minutes of CPU) is checked without running it: `citesum run` plans it (`--dry-run`: every parameter and path checked),
 any other command shows its `--help`. A benchmark of `bench/README.md` (`python bench/*.py`) shows its `--help` here; its
 figures are measured by running it (`bench/README.md`). A few commands are run by the test named in `ELSEWHERE`, whose
 source must hold them. The set-up commands (venv, pip) and the test command are the ones `.ci/run` runs.
