@@ -51,8 +51,8 @@ def test_pages_show_prose_api_entries_and_no_hidden_cells(site):
     api = (out/"api"/"summarize.html").read_text()
     assert 'id="citesum_nb.summarize.summarize"' in api
     assert "an abstract (str), a list of them, or (id, text) pairs" in api          # docments comments are the parameter list
-    assert 'id="plot_accuracy"' in (out/"citation_resolution.html").read_text()   # its string annotation does not evaluate: shown all the same
-    assert "plt.Figure" in (out/"api"/"resolve.html").read_text()
+    assert 'id="plot_accuracy"' in (out/"citation_resolution.html").read_text()
+    assert 'id="citesum_nb.resolve.plot_accuracy"' in (out/"api"/"resolve.html").read_text()
 
 
 def test_unknown_notebook_and_missing_sphinx_are_one_line_errors(tmp_path):
