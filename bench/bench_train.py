@@ -19,8 +19,9 @@ Printed per row: examples/s, tokens/s (real source+target tokens, padding exclud
 GPU's dense bf16 peak (H100/H200 989, A100 312 TFLOP/s; other devices: not shown), peak GPU memory. Useful FLOPs are
 approximate: 6 x (encoder parameters x real source tokens + decoder parameters incl. the LM head x real target tokens),
 embeddings excluded, attention's L^2 terms and padding not counted. Generation rows: examples/s of the library's
-`generate` (length-sorted batches) with greedy search and 4 beams (min/max length 10/100; random weights rarely stop
-early, so this is close to the slowest case). Then the projected time of one CiteSum epoch (82,653 examples) per row, and
+`generate` (length-sorted batches) with greedy search and 4 beams at each --gen-lengths (the authors' min/max 10:100, and
+fixed100: exactly 100 new tokens, the steady speed of a full-length summary). --ops: aten operations per training step of
+the FAST profile and of today's fp32 parameters (tiny BART on the CPU, torch.profiler) against bench/train_step_ops.json. Then the projected time of one CiteSum epoch (82,653 examples) per row, and
 of the paper's full run (params/experiments/table5.yaml t5_bart: 200,000 steps x batch 8 = 1.6M examples plus 40
 evaluations of the 4,721 validation examples, greedy; early stopping may end it sooner).
 
@@ -31,6 +32,7 @@ config so the whole script runs on a CPU in a few minutes; its figures are CPU s
     python bench/bench_train.py --tiny                                   # CPU smoke run
     python bench/bench_train.py                                          # GPU, BART-large: every mode, both trainer rows
     python bench/bench_train.py --modes token_budget --trainer "max_tokens_per_batch=12288;dataloader_num_workers=4"
+    python bench/bench_train.py --trainer fast --ops                     # the FAST profile (params/06_train.gpu.yaml) and aten ops per step
     torchrun --nproc_per_node 8 bench/bench_train.py --trainer "max_tokens_per_batch=12288"   # 8 GPUs, as `citesum train` runs on them
 
 Under a distributed launch (torchrun, accelerate launch: WORLD_SIZE > 1) the trainer rows train with every process, as
@@ -252,6 +254,7 @@ def bench_bare(model, bl, device, dtype, warmup, fp, peak):
     peak_mem = torch.cuda.max_memory_allocated() / 2**30 if device.type == "cuda" else None
     del opt
     return dict(**rates(n_ex, s_tok, t_tok, dt, fp, peak), peak_gpu_mem_gib=peak_mem, timed_steps=len(bl) - warmup,
+                steps_per_s=(len(bl) - warmup) / dt, examples_per_step=n_ex / (len(bl) - warmup),
                 padded_tokens_per_batch=float(np.mean([(sl + tl) * len(s) for sl, tl, s, _ in bl])))
 
 
@@ -283,7 +286,7 @@ def bench_trainer(model, tok, recs, spec, a, device, fp, peak):
     dt = clock.t[a.warmup + steps] - clock.t[a.warmup]   # every process waits for the others at each step's all-reduce
     n_ex, s_tok, t_tok = summed(sum(x[1] for x in timed), int(sum(x[2] for x in timed)), int(sum(x[3] for x in timed)))   # all processes
     row = dict(kind="train", path="trainer", precision=prec, param_dtype=s.param_dtype, setting=spec or "defaults", **rates(n_ex, s_tok, t_tok, dt, fp, peak),
-               peak_gpu_mem_gib=peak_memory_gib(device), timed_steps=steps, examples_per_step=n_ex / steps,
+               peak_gpu_mem_gib=peak_memory_gib(device), timed_steps=steps, examples_per_step=n_ex / steps, steps_per_s=steps / dt,
                batch_size=s.batch_size * s.grad_accum_steps * world()[1], token_budget=s.max_tokens_per_batch)
     del trainer; gc.collect(); shutil.rmtree(ck, ignore_errors=True)
     model.float()   # bf16 parameters (param_dtype) back to fp32 for the next row
@@ -382,6 +385,7 @@ def parse_args(argv):
                     "fp32 parameters (tiny BART on the CPU, torch.profiler) against the ceiling in bench/train_step_ops.json")
     ap.add_argument("--precisions", default=None, help="precisions of the bare rows and generation (default: bf16 on a GPU, fp32 on CPU)")
     ap.add_argument("--data", default="", help="dataset to take length distributions from (a CiteSum build, ../shared/data/scitldr/SciTLDR-A, ...)")
+    ap.add_argument("--records", type=int, default=0, help="synthetic records of the trainer rows and generation (default: max(2000, 256 x steps))")
     ap.add_argument("--out", default="runs/bench/bench_train.json")
     return ap.parse_args(argv)
 
@@ -419,7 +423,7 @@ def main(argv=None):
                              batch_size=None if mode == "token_budget" else a.batch_size, token_budget=a.max_tokens if mode == "token_budget" else 0, **r)))
             print(json.dumps(rows[-1]))
     tok = word_tokenizer(model.config.vocab_size)
-    need = max(2000, 64 * (a.steps_run + a.warmup) * 4)
+    need = a.records or max(2000, 64 * (a.steps_run + a.warmup) * 4)
     recs = synthetic_records(src[:need], tgt[:need], model.config.vocab_size)
     for spec in trainer_specs:
         model.load_state_dict(init)

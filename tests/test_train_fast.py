@@ -55,6 +55,8 @@ def test_fast_profile_step_stays_under_the_aten_op_ceiling(bench):
     r = bench.count_step_ops("fast")
     assert r["aten_ops"] <= c["fast_aten_ops_ceiling"], r
     assert "param_dtype=bf16" in bench.fast_spec() and "eval_generate=library" in bench.fast_spec()   # what params/06_train.gpu.yaml turns on
+    readme = (ROOT/"bench"/"README.md").read_text()
+    assert f'FAST="{bench.fast_spec()}"' in readme and f"| {c['baseline_aten_ops']:,} |" in readme and f"| {c['fast_aten_ops']:,} |" in readme
 
 
 def test_bf16_parameters_follow_the_fp32_loss_curve(tiny, tmp_path):
@@ -80,3 +82,21 @@ def test_evaluation_inside_training_through_the_library_generate(tiny, tmp_path)
     assert m["best_val_rouge2"] == max(r["eval_rouge2"] for r in evals) and m["n_val_generated_at_end"] == 2
     preds = [json.loads(l) for l in (tmp_path/"run"/"val_predictions.jsonl").read_text().splitlines()]
     assert [p["source"] for p in preds] == [r["src"] for r in ev] and all(isinstance(p["prediction"], str) for p in preds)
+
+
+def test_gpu_check_script_parses_and_its_python_parts_run_on_the_cpu(bench, tmp_path, capsys):
+    "bench/gpu_check.sh: bash parses it; its --cpu-smoke bench row set (tiny BART, 2 steps) and the goal table run here, in-process"
+    import re, subprocess, sys
+    sh = (ROOT/"bench"/"gpu_check.sh").read_text()
+    assert subprocess.run(["bash", "-n", str(ROOT/"bench"/"gpu_check.sh")], capture_output=True).returncode == 0
+    smoke = re.search(r'stage "bench rows \(CPU smoke\)" \d+ \$PY bench/bench_train.py (.*?)--out', sh, re.S).group(1)
+    args = [a.strip('"') for a in re.findall(r'"[^"]*"|\S+', smoke.replace("\\\n", " "))]
+    out = tmp_path/"bench.json"
+    bench.main(args + ["--out", str(out)])
+    spec = importlib.util.spec_from_file_location("gpu_check", ROOT/"bench"/"gpu_check.py")
+    gc = importlib.util.module_from_spec(spec); spec.loader.exec_module(gc)
+    capsys.readouterr()
+    assert gc.summary(str(out), str(tmp_path/"no_run")) == 0
+    text = capsys.readouterr().out
+    assert "| train trainer | fast;dataloader_num_workers=0 |" in text and "| goal | measured | target | met |" in text
+    assert "generate greedy, 100 new tokens (ex/s)" in text and "CPU smoke figures, not GPU figures" in text
