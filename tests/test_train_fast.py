@@ -100,3 +100,18 @@ def test_gpu_check_script_parses_and_its_python_parts_run_on_the_cpu(bench, tmp_
     text = capsys.readouterr().out
     assert "| train trainer | fast;dataloader_num_workers=0 |" in text and "| goal | measured | target | met |" in text
     assert "generate greedy, 100 new tokens (ex/s)" in text and "CPU smoke figures, not GPU figures" in text
+
+
+def test_bf16_parameters_checkpoint_their_fp32_masters_and_resume(tiny, tmp_path):
+    "A checkpoint of a bf16-parameter run holds the fp32 masters (the model's weights are them rounded); a resumed run restores them"
+    out = tmp_path/"run"
+    T.train_seq2seq(_pairs(16), None, tiny, out, test_ds=[], max_steps=2, eval_steps=2, param_dtype="bf16", **QUIET)
+    ck = out/"checkpoints"/"checkpoint-2"
+    st = torch.load(ck/"optimizer.pt", weights_only=True)
+    model = M.load_seq2seq(ck)
+    assert set(st) == {"adamw", "masters"} and all(m.dtype == torch.float32 for m in st["masters"])
+    w = dict(model.named_parameters())["model.encoder.layers.0.fc1.weight"]
+    assert any(m.shape == w.shape and torch.equal(m.to(torch.bfloat16), w.detach().to(torch.bfloat16)) for m in st["masters"])
+    m = T.train_seq2seq(_pairs(16), None, tiny, out, test_ds=[], max_steps=4, eval_steps=2, param_dtype="bf16",
+                        resume_from_checkpoint="latest", **QUIET)
+    assert (m["resumed_from_step"], m["global_step"]) == (2, 4)
