@@ -93,7 +93,7 @@ def summary(bench: str, train: str = "", compiled: str = "") -> int:
         met = "-" if v is None or target is None else ("yes" if v >= target else "**no**")
         print(f"| {name} | {format(v, ',.1f') if v is not None else 'not measured'} | {target if target else '>= generate'} | {met} |")
     if t: print(f"\ncitesum train: {t['steps']} steps of {t['examples_per_step']} examples, {t['train_s']:.1f} s of training "
-                f"(evaluations excluded), {t['precision']}, best val ROUGE-2 {t['best_val_rouge2']}")
+                f"(evaluations excluded; the checkpoint written at the last step included), {t['precision']}, best val ROUGE-2 {t['best_val_rouge2']}")
     if not b.get("gpu_figures_measured"): print("\nNOTE: no GPU in this run: these are CPU smoke figures, not GPU figures.")
     return 0
 

@@ -44,6 +44,10 @@ fi
 export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"
 stage "environment" 60 $PY bench/gpu_check.py env || { echo "gpu_check: the environment lacks what is listed above"; exit 2; }
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+if [ $SMOKE = 0 ] && ! $PY -c "import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)"; then
+  echo "MISSING: a CUDA device for torch ($($PY -c 'import torch; print(torch.__version__)')): no GPU, or a CPU build of torch; nothing measured"
+  exit 2
+fi
 
 # 1. the bench rows: bare (4 modes) and trainer (the paper's batch 8; FAST), generation at exactly 100 new tokens; op counts on the CPU
 if [ $SMOKE = 1 ]; then
