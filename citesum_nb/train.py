@@ -249,7 +249,7 @@ class CitesTrainer:
 
     def create_optimizer(self, model=None):
         "The Trainer's optimizer; with `param_dtype: bf16` its AdamW steps fp32 master weights (`master_weights_adamw`)"
-        opt = super().create_optimizer(model)
+        opt = super().create_optimizer(model) if model is not None else super().create_optimizer()   # transformers 4.x: no argument
         if self.settings.param_dtype == "bf16" and not getattr(opt, "keeps_master_weights", False):
             self.optimizer = master_weights_adamw().of(opt)
         return self.optimizer
@@ -322,6 +322,7 @@ def make_trainer(model, tok,  # the model and its tokenizer
     args = training_arguments(s, ck_dir, precision, eval_set is not None)   # a distributed launch: its process group starts here
     if s.param_dtype == "bf16":
         import torch
+        if precision == "fp16": raise CitesumError("param_dtype bf16 cannot train in fp16 (a GPU without bf16?): use precision fp32 or param_dtype fp32")
         model.to(torch.bfloat16)   # the optimizer keeps the fp32 master weights (`CitesTrainer.create_optimizer`)
     sampler = (TokenBudgetSampler.for_dataset(train_set, s.max_tokens_per_batch, s.seed, pad_multiple(s), num_replicas=args.world_size)
                if s.max_tokens_per_batch else None)
