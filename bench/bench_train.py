@@ -379,7 +379,7 @@ def parse_args(argv):
     ap.add_argument("--max-tgt", type=int, default=128)
     ap.add_argument("--gen-examples", type=int, default=None, help="examples generated per setting (default 256; tiny 8)")
     ap.add_argument("--gen-batch-size", type=int, default=64)
-    ap.add_argument("--gen-lengths", default="10:100,fixed100", help="generation lengths, comma-separated: MIN:MAX decoder tokens (the authors' 10:100) "
+    ap.add_argument("--gen-lengths", default="10:100", help="generation lengths, comma-separated: MIN:MAX decoder tokens (the authors' 10:100, the default) "
                     "or fixedN (exactly N new tokens: random weights then measure the steady speed); '' for no generation")
     ap.add_argument("--ops", action="store_true", help="also count the aten operations of one training step of the FAST profile and of today's "
                     "fp32 parameters (tiny BART on the CPU, torch.profiler) against the ceiling in bench/train_step_ops.json")

@@ -52,7 +52,8 @@ fi
 # 1. the bench rows: bare (4 modes) and trainer (the paper's batch 8; FAST), generation at exactly 100 new tokens; op counts on the CPU
 if [ $SMOKE = 1 ]; then
   stage "bench rows (CPU smoke)" 300 $PY bench/bench_train.py --tiny --modes token_budget --steps 1 --warmup 1 --gen-examples 2 \
-    --gen-batch-size 2 --gen-lengths fixed8 --records 64 --trainer "fast;dataloader_num_workers=0" --out "$OUT/bench.json"
+    --gen-batch-size 2 --gen-lengths fixed8 --records 64 --max-tokens 2048 \
+    --trainer "fast;dataloader_num_workers=0;max_tokens_per_batch=2048" --out "$OUT/bench.json"
 else
   stage "bench rows" 250 $PY bench/bench_train.py --steps 20 --warmup 3 --gen-examples 256 --gen-batch-size 64 --gen-lengths fixed100 \
     --trainer "batch_size=8;precision=bf16" --trainer fast --ops --out "$OUT/bench.json"
@@ -60,13 +61,17 @@ fi
 
 # 2. one real short `citesum train` with the FAST profile on SciTLDR-A (a BART-large-shaped random model, tokenizer trained on it)
 if [ -d "$SCITLDR" ]; then
-  if [ $SMOKE = 1 ]; then MODEL_ARGS=(--tiny); STEPS=2; EVALN=4; MORE=(--max-train-examples 32 --dataloader-num-workers 0 --max-source-length 256)
+  rm -rf "$OUT/train" "$OUT/model" "$OUT/scitldr_small"   # a fresh run each time
+  DATA=$SCITLDR
+  if [ $SMOKE = 1 ]; then   # the first lines of each split: the whole validation split is generated at the end of a run
+    DATA=$OUT/scitldr_small; mkdir -p "$DATA"
+    head -n 32 "$SCITLDR/train.jsonl" > "$DATA/train.jsonl"; head -n 8 "$SCITLDR/dev.jsonl" > "$DATA/dev.jsonl"; head -n 8 "$SCITLDR/test.jsonl" > "$DATA/test.jsonl"
+    MODEL_ARGS=(--tiny); STEPS=2; EVALN=4; MORE=(--dataloader-num-workers 0 --max-source-length 256)
   else MODEL_ARGS=(); STEPS=150; EVALN=256; MORE=(); fi
-  rm -rf "$OUT/train" "$OUT/model"   # a fresh run each time
-  stage "model for the real-data run" 90 $PY bench/gpu_check.py make-model --data "$SCITLDR" --out "$OUT/model" "${MODEL_ARGS[@]}" &&
+  stage "model for the real-data run" 90 $PY bench/gpu_check.py make-model --data "$DATA" --out "$OUT/model" ${MODEL_ARGS[@]+"${MODEL_ARGS[@]}"} &&
   stage "citesum train FAST on SciTLDR-A" 170 $PY -c "import sys; from citesum_nb.cli import main; sys.exit(main())" train \
-    --params params/06_train.gpu.yaml --data-dir "$SCITLDR" --model-name-or-path "$OUT/model" --out-dir "$OUT/train" \
-    --max-steps $STEPS --eval-steps $STEPS --warmup-steps 10 --max-eval-examples $EVALN --max-test-examples 64 --disable-tqdm "${MORE[@]}"
+    --params params/06_train.gpu.yaml --data-dir "$DATA" --model-name-or-path "$OUT/model" --out-dir "$OUT/train" \
+    --max-steps $STEPS --eval-steps $STEPS --warmup-steps 10 --max-eval-examples $EVALN --max-test-examples 64 --disable-tqdm ${MORE[@]+"${MORE[@]}"}
 else
   echo "== citesum train: SKIPPED: SciTLDR-A not found at $SCITLDR (set SCITLDR, or copy it into an ignored folder of the checkout)"
 fi

@@ -98,8 +98,8 @@ def test_gpu_check_script_parses_and_its_python_parts_run_on_the_cpu(bench, tmp_
     capsys.readouterr()
     assert gc.summary(str(out), str(tmp_path/"no_run")) == 0
     text = capsys.readouterr().out
-    assert "| train trainer | fast;dataloader_num_workers=0 |" in text and "| goal | measured | target | met |" in text
-    assert "generate greedy, 100 new tokens (ex/s)" in text and "CPU smoke figures, not GPU figures" in text
+    assert "| train trainer | fast;dataloader_num_workers=0;max_tokens_per_batch=2048 |" in text and "| goal | measured | target | met |" in text
+    assert "generate greedy, 8 new tokens (ex/s)" in text and "CPU smoke figures, not GPU figures" in text
 
 
 def test_bf16_parameters_checkpoint_their_fp32_masters_and_resume(tiny, tmp_path):
