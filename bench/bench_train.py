@@ -19,8 +19,9 @@ Printed per row: examples/s, tokens/s (real source+target tokens, padding exclud
 GPU's dense bf16 peak (H100/H200 989, A100 312 TFLOP/s; other devices: not shown), peak GPU memory. Useful FLOPs are
 approximate: 6 x (encoder parameters x real source tokens + decoder parameters incl. the LM head x real target tokens),
 embeddings excluded, attention's L^2 terms and padding not counted. Generation rows: examples/s of the library's
-`generate` (length-sorted batches) with greedy search and 4 beams (min/max length 10/100; random weights rarely stop
-early, so this is close to the slowest case). Then the projected time of one CiteSum epoch (82,653 examples) per row, and
+`generate` (length-sorted batches) with greedy search and 4 beams at each --gen-lengths (the authors' min/max 10:100, and
+fixed100: exactly 100 new tokens, the steady speed of a full-length summary). --ops: aten operations per training step of
+the FAST profile and of today's fp32 parameters (tiny BART on the CPU, torch.profiler) against bench/train_step_ops.json. Then the projected time of one CiteSum epoch (82,653 examples) per row, and
 of the paper's full run (params/experiments/table5.yaml t5_bart: 200,000 steps x batch 8 = 1.6M examples plus 40
 evaluations of the 4,721 validation examples, greedy; early stopping may end it sooner).
 
@@ -31,6 +32,7 @@ config so the whole script runs on a CPU in a few minutes; its figures are CPU s
     python bench/bench_train.py --tiny                                   # CPU smoke run
     python bench/bench_train.py                                          # GPU, BART-large: every mode, both trainer rows
     python bench/bench_train.py --modes token_budget --trainer "max_tokens_per_batch=12288;dataloader_num_workers=4"
+    python bench/bench_train.py --trainer fast --ops                     # the FAST profile (params/06_train.gpu.yaml) and aten ops per step
     torchrun --nproc_per_node 8 bench/bench_train.py --trainer "max_tokens_per_batch=12288"   # 8 GPUs, as `citesum train` runs on them
 
 Under a distributed launch (torchrun, accelerate launch: WORLD_SIZE > 1) the trainer rows train with every process, as
@@ -49,6 +51,7 @@ from transformers import AutoModelForSeq2SeqLM, BartConfig, BartForConditionalGe
 from transformers.trainer_pt_utils import LengthGroupedSampler
 
 from citesum_nb.params import parse_set
+from citesum_nb.models import decoder_start_ids
 from citesum_nb.train import (TokenBudgetSampler, TrainSettings, generate, generate_sharded, is_main_process, make_trainer, pad_multiple,
                               process_group, resolve_precision, token_budget_batches, tokenized, world)
 
@@ -56,6 +59,61 @@ N_TRAIN_CITESUM, N_VAL_CITESUM = 82_653, 4_721          # CiteSum's train / vali
 PAPER_STEPS, PAPER_BATCH, PAPER_EVAL_STEPS = 200_000, 8, 5_000   # script/train_citesum.sh (table5.yaml t5_bart)
 PEAK_BF16_TFLOPS = {"H100": 989.0, "H200": 989.0, "A100": 312.0}  # dense bf16 tensor-core peaks
 MODES = ("max_length", "dynamic", "group_by_length", "token_budget")
+ROOT = Path(__file__).resolve().parents[1]
+FAST_PARAMS = ROOT / "params" / "06_train.gpu.yaml"   # the FAST profile: its speed settings make the `--trainer fast` row
+SPEED_KEYS = ("precision", "param_dtype", "pad_to_multiple_of", "max_tokens_per_batch", "grad_accum_steps", "optim", "dataloader_num_workers",
+              "torch_compile", "eval_generate", "eval_batch_size")
+OPS_CEILING = ROOT / "bench" / "train_step_ops.json"   # the committed ceiling of aten operations per step (tests/test_train_fast.py)
+
+
+def fast_spec(extra: str = "") -> str:
+    "The --trainer spec of the FAST profile (the speed settings of params/06_train.gpu.yaml), then the settings of `extra` (k=v;k=v) on top"
+    import yaml
+    p = yaml.safe_load(FAST_PARAMS.read_text())
+    return ";".join([f"{k}={str(p[k]).lower() if isinstance(p[k], bool) else p[k]}" for k in SPEED_KEYS if k in p] + [kv for kv in extra.split(";") if kv.strip()])
+
+
+def expand_spec(spec: str) -> str:
+    "A --trainer spec with `fast` (alone or first: `fast;k=v`) replaced by the FAST profile's settings"
+    head, _, rest = spec.partition(";")
+    return fast_spec(rest) if head.strip().lower() == "fast" else spec
+
+
+def count_step_ops(spec: str, max_tokens: int = 4096, step: int = 2, seed: int = 0) -> dict:
+    """aten operations of one training step (the `step`-th: the optimizer state exists by then) of `citesum train`'s Trainer with the
+    settings of `spec` on a tiny BART on the CPU, counted with torch.profiler. bf16 runs under CPU autocast, as it would on a GPU;
+    data loader workers and compilation are left out (they change no operation of the step). Deterministic for one version of torch."""
+    from collections import Counter
+    torch.manual_seed(seed)
+    model, _ = load_model(True, torch.device("cpu"))
+    tok = word_tokenizer(model.config.vocab_size)
+    src, tgt = lengths(64, seed=seed, max_src=512, max_tgt=128)
+    recs = synthetic_records(src, tgt, model.config.vocab_size, seed=seed)
+    kv = parse_set([x for x in expand_spec(spec).split(";") if x.strip()], TrainSettings, "--trainer")
+    if kv.get("max_tokens_per_batch"): kv["max_tokens_per_batch"] = max_tokens   # the tiny model's budget
+    kv.update(dataloader_num_workers=0, torch_compile=False)
+    s = TrainSettings.from_dict({**dict(max_steps=step, eval_steps=step + 1, logging_steps=step + 1, disable_tqdm=True, max_source_length=512,
+                                        max_target_length=128, report_to="none", seed=seed), **kv})
+    prec = "bf16" if s.precision in ("bf16", "auto") else "fp32"   # a GPU's auto is bf16
+    counts = Counter()
+
+    class Profiled(TrainerCallback):
+        def on_step_begin(self, args, state, control, **kw):
+            if state.global_step == step - 1:
+                self.prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]); self.prof.__enter__()
+        def on_step_end(self, args, state, control, **kw):
+            if state.global_step == step:
+                self.prof.__exit__(None, None, None)
+                counts.update(e.name for e in self.prof.events() if e.name.startswith("aten::"))
+
+    import tempfile
+    with tempfile.TemporaryDirectory() as ck:
+        trainer = make_trainer(model, tok, tokenized(recs, tok, s), None, s, Path(ck), prec, callbacks=[Profiled()])
+        trainer.args.save_strategy = "no"
+        trainer.train()
+    casts = sum(v for k, v in counts.items() if k in ("aten::copy_", "aten::_to_copy", "aten::to"))
+    return dict(setting=spec, aten_ops=sum(counts.values()), casts_and_copies=casts, matmuls=sum(v for k, v in counts.items() if k in ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm")),
+                top=dict(counts.most_common(8)), torch=torch.__version__, precision=prec)
 
 
 def peak_tflops(device_name: str):
@@ -196,6 +254,7 @@ def bench_bare(model, bl, device, dtype, warmup, fp, peak):
     peak_mem = torch.cuda.max_memory_allocated() / 2**30 if device.type == "cuda" else None
     del opt
     return dict(**rates(n_ex, s_tok, t_tok, dt, fp, peak), peak_gpu_mem_gib=peak_mem, timed_steps=len(bl) - warmup,
+                steps_per_s=(len(bl) - warmup) / dt, examples_per_step=n_ex / (len(bl) - warmup),
                 padded_tokens_per_batch=float(np.mean([(sl + tl) * len(s) for sl, tl, s, _ in bl])))
 
 
@@ -210,7 +269,7 @@ def bench_trainer(model, tok, recs, spec, a, device, fp, peak):
     steps = a.steps_run
     base = dict(max_steps=a.warmup + steps, eval_steps=a.warmup + steps + 1, logging_steps=a.warmup + steps, disable_tqdm=True,
                 max_source_length=a.max_src, max_target_length=a.max_tgt, report_to="none", seed=0)
-    s = TrainSettings.from_dict({**base, **parse_set([kv for kv in spec.split(";") if kv.strip()], TrainSettings, "--trainer")})
+    s = TrainSettings.from_dict({**base, **parse_set([kv for kv in expand_spec(spec).split(";") if kv.strip()], TrainSettings, "--trainer")})
     prec = resolve_precision(s.precision, model.config.model_type)
     ck = Path(a.out).parent / "bench_train_trainer"
     clock, seen = StepClock(device), []
@@ -226,21 +285,31 @@ def bench_trainer(model, tok, recs, spec, a, device, fp, peak):
     timed = [x for x in seen if x[0] >= a.warmup]
     dt = clock.t[a.warmup + steps] - clock.t[a.warmup]   # every process waits for the others at each step's all-reduce
     n_ex, s_tok, t_tok = summed(sum(x[1] for x in timed), int(sum(x[2] for x in timed)), int(sum(x[3] for x in timed)))   # all processes
-    row = dict(kind="train", path="trainer", precision=prec, setting=spec or "defaults", **rates(n_ex, s_tok, t_tok, dt, fp, peak),
-               peak_gpu_mem_gib=peak_memory_gib(device), timed_steps=steps, examples_per_step=n_ex / steps,
+    row = dict(kind="train", path="trainer", precision=prec, param_dtype=s.param_dtype, setting=spec or "defaults", **rates(n_ex, s_tok, t_tok, dt, fp, peak),
+               peak_gpu_mem_gib=peak_memory_gib(device), timed_steps=steps, examples_per_step=n_ex / steps, steps_per_s=steps / dt,
                batch_size=s.batch_size * s.grad_accum_steps * world()[1], token_budget=s.max_tokens_per_batch)
     del trainer; gc.collect(); shutil.rmtree(ck, ignore_errors=True)
+    model.float()   # bf16 parameters (param_dtype) back to fp32 for the next row
     if device.type == "cuda": torch.cuda.empty_cache()
     return row
 
 
-def bench_generate(model, tok, recs, prec, beams, bs, device):
+def gen_lengths(spec: str, n_start: int) -> tuple:
+    "(min_length, max_length) in decoder tokens of a --gen-lengths item: 'MIN:MAX' as given, or 'fixedN': exactly N new tokens (start tokens added)"
+    if spec.startswith("fixed"):
+        n = int(spec[5:] or 100) + n_start
+        return n, n
+    lo, hi = spec.split(":")
+    return int(lo), int(hi)
+
+
+def bench_generate(model, tok, recs, prec, beams, bs, device, lengths=(10, 100)):
     "examples/s of the library's generate (length-sorted batches) over the sources of `recs`, with every process of a distributed run"
     srcs = [r["src"] for r in recs]
     gen = generate_sharded if world()[1] > 1 else generate   # N processes: each its share of the batches, gathered
-    gen(model, srcs[:bs * world()[1]], tokenizer=tok, num_beams=beams, min_length=10, max_length=12, batch_size=bs, device=device, precision=prec)  # warm-up
+    gen(model, srcs[:bs * world()[1]], tokenizer=tok, num_beams=beams, min_length=lengths[0], max_length=lengths[0] + 2, batch_size=bs, device=device, precision=prec)  # warm-up
     sync(device); t0 = time.perf_counter()
-    gen(model, srcs, tokenizer=tok, num_beams=beams, min_length=10, max_length=100, batch_size=bs, device=device, precision=prec)
+    gen(model, srcs, tokenizer=tok, num_beams=beams, min_length=lengths[0], max_length=lengths[1], batch_size=bs, device=device, precision=prec)
     sync(device)
     return len(srcs) / (time.perf_counter() - t0)
 
@@ -266,7 +335,7 @@ def print_table(rows, proj, name, dev):
     print(f"\nmodel: {name}\ndevice: {dev}" + (f" x {world()[1]} processes" if world()[1] > 1 else ""))
     print(f"{'kind':8} {'path':7} {'prec':5} {'setting':44} {'ex/s':>8} {'ex/s/GPU':>8} {'tokens/s':>9} {'TFLOP/s':>8} {'%peak':>6} {'GiB':>5} {'min/epoch':>9}")
     for r in rows:
-        setting = r.get("setting") or r.get("padding") or f"num_beams={r['num_beams']}"
+        setting = r.get("setting") or r.get("padding") or f"num_beams={r['num_beams']}, length {r.get('lengths', '10:100')}"
         num = lambda k, f: format(r[k], f) if r.get(k) is not None else "-"
         share = f"{100 * r['share_of_bf16_peak']:.1f}" if r.get("share_of_bf16_peak") is not None and r["precision"] == "bf16" else "-"
         print(f"{r['kind']:8} {r.get('path', 'lib'):7} {r['precision']:5} {setting[:44]:44} {num('examples_per_s', '8.1f')} {num('examples_per_s_per_gpu', '8.1f')} "
@@ -276,6 +345,22 @@ def print_table(rows, proj, name, dev):
         print(f"\npaper's full run at batch 8 ({proj['training_row']}): {proj['train_hours']:.2f} h training + "
               + (f"{proj['eval_hours']:.2f} h for {proj['evaluations']} greedy evaluations of {N_VAL_CITESUM} examples" if proj["eval_hours"] is not None else "evaluations not measured")
               + f" = {proj['total_hours']:.2f} h ({proj['note']})")
+
+
+def step_ops_table() -> dict:
+    "aten operations per training step (tiny BART, CPU) of today's fp32 parameters and of the FAST profile, with the committed ceiling"
+    with torch.random.fork_rng():
+        base, fast = count_step_ops("fast;param_dtype=fp32"), count_step_ops("fast")
+    return dict(baseline=base, fast=fast, ceiling=json.loads(OPS_CEILING.read_text()) if OPS_CEILING.exists() else None)
+
+
+def print_ops(ops: dict):
+    c = ops["ceiling"] or {}
+    print("\naten operations per training step (tiny BART on the CPU, bf16 autocast, torch.profiler; tests/test_train_fast.py checks the ceiling):")
+    for k in ("baseline", "fast"):
+        r = ops[k]
+        print(f"  {k:9} {r['setting']:24} {r['aten_ops']:6} aten ops  ({r['casts_and_copies']} casts/copies, {r['matmuls']} matrix products)")
+    if c: print(f"  ceiling   {c['fast_aten_ops_ceiling']:6} (recorded with torch {c['torch']}; FAST {'within' if ops['fast']['aten_ops'] <= c['fast_aten_ops_ceiling'] else 'ABOVE'} it)")
 
 
 def parse_args(argv):
@@ -294,8 +379,13 @@ def parse_args(argv):
     ap.add_argument("--max-tgt", type=int, default=128)
     ap.add_argument("--gen-examples", type=int, default=None, help="examples generated per setting (default 256; tiny 8)")
     ap.add_argument("--gen-batch-size", type=int, default=64)
+    ap.add_argument("--gen-lengths", default="10:100", help="generation lengths, comma-separated: MIN:MAX decoder tokens (the authors' 10:100, the default) "
+                    "or fixedN (exactly N new tokens: random weights then measure the steady speed); '' for no generation")
+    ap.add_argument("--ops", action="store_true", help="also count the aten operations of one training step of the FAST profile and of today's "
+                    "fp32 parameters (tiny BART on the CPU, torch.profiler) against the ceiling in bench/train_step_ops.json")
     ap.add_argument("--precisions", default=None, help="precisions of the bare rows and generation (default: bf16 on a GPU, fp32 on CPU)")
     ap.add_argument("--data", default="", help="dataset to take length distributions from (a CiteSum build, ../shared/data/scitldr/SciTLDR-A, ...)")
+    ap.add_argument("--records", type=int, default=0, help="synthetic records of the trainer rows and generation (default: max(2000, 256 x steps))")
     ap.add_argument("--out", default="runs/bench/bench_train.json")
     return ap.parse_args(argv)
 
@@ -315,7 +405,7 @@ def main(argv=None):
     if a.tiny: a.max_src = min(a.max_src, 512)
     precisions = (a.precisions or ("bf16" if device.type == "cuda" else "fp32")).split(",")
     trainer_specs = [] if a.trainer == ["none"] else (a.trainer or [f"batch_size={a.batch_size}", f"max_tokens_per_batch={a.max_tokens}"])
-    for spec in trainer_specs: parse_set([kv for kv in spec.split(";") if kv.strip()], TrainSettings, "--trainer")   # fail before any work
+    for spec in trainer_specs: parse_set([kv for kv in expand_spec(spec).split(";") if kv.strip()], TrainSettings, "--trainer")   # fail before any work
     model, name = load_model(a.tiny, device)
     dev = torch.cuda.get_device_name(device) if device.type == "cuda" else f"CPU ({platform.processor() or platform.machine()}, {torch.get_num_threads()} threads)"
     peak, fp = peak_tflops(dev), flop_params(model)
@@ -333,24 +423,28 @@ def main(argv=None):
                              batch_size=None if mode == "token_budget" else a.batch_size, token_budget=a.max_tokens if mode == "token_budget" else 0, **r)))
             print(json.dumps(rows[-1]))
     tok = word_tokenizer(model.config.vocab_size)
-    need = max(2000, 64 * (a.steps_run + a.warmup) * 4)
+    need = a.records or max(2000, 64 * (a.steps_run + a.warmup) * 4)
     recs = synthetic_records(src[:need], tgt[:need], model.config.vocab_size)
     for spec in trainer_specs:
         model.load_state_dict(init)
         rows.append(per_gpu(bench_trainer(model, tok, recs, spec, a, device, fp, peak)))
         if is_main_process(): print(json.dumps(rows[-1]))
+    n_start = len(decoder_start_ids(model, tok))
     for prec in precisions:
-        for beams in (1, 4):
-            eps = bench_generate(model, tok, recs[:n_gen], prec, beams, a.gen_batch_size, device)
-            rows.append(per_gpu(dict(kind="generate", path="library", precision=prec, num_beams=beams, examples_per_s=eps)))
-            if is_main_process(): print(json.dumps(rows[-1]))
+        for ls in [x for x in a.gen_lengths.split(",") if x.strip()]:
+            for beams in (1, 4):
+                eps = bench_generate(model, tok, recs[:n_gen], prec, beams, a.gen_batch_size, device, gen_lengths(ls.strip(), n_start))
+                rows.append(per_gpu(dict(kind="generate", path="library", precision=prec, num_beams=beams, lengths=ls.strip(), examples_per_s=eps)))
+                if is_main_process(): print(json.dumps(rows[-1]))
     proj = projections(rows)
+    ops = step_ops_table() if a.ops and is_main_process() else None
     res = dict(model=name, device=dev, bf16_peak_tflops=peak, flop_params={"encoder": fp[0], "decoder_and_lm_head": fp[1]},
                batch_size=a.batch_size, max_tokens=a.max_tokens, max_src=a.max_src, max_tgt=a.max_tgt,
                lengths="from " + a.data if a.data else "synthetic CiteSum-like log-normal (src ~280, tgt ~38 tokens)",
-               processes=n_proc, rows=rows, projection=proj, gpu_figures_measured=device.type == "cuda")
+               processes=n_proc, rows=rows, projection=proj, step_ops=ops, gpu_figures_measured=device.type == "cuda")
     if not is_main_process(): return res   # rank 0 prints and writes
     print_table(rows, proj, name, dev)
+    if ops: print_ops(ops)
     if device.type != "cuda":
         print("NOTE: measured on CPU" + (" with a tiny model" if a.tiny else "") + "; GPU figures are NOT measured by this run.")
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)

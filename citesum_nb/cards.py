@@ -17,7 +17,6 @@ from typing import ClassVar
 
 import yaml
 
-from .build import BuildParams, citesum_features, report_markdown
 from .core import CitesumError, md_escape, sample_corpus_dir
 from .params import StageParams
 
@@ -45,9 +44,13 @@ def _is_sample(report:dict)->bool:
     p = report.get("input", {}).get("path")
     return bool(p) and Path(p).resolve() == sample_corpus_dir().resolve()
 
+def _build_default_license()->str:
+    from citesum_nb.build import BuildParams   # the builder (and Dask) only for a report that predates its licence field
+    return BuildParams.license
+
 def dataset_license(report:dict)->str:
     "The licence of a build's input corpus: apache-2.0 for the bundled sample (written for this project), else the build's `license` parameter"
-    return "apache-2.0" if _is_sample(report) else report.get("settings", {}).get("license") or BuildParams.license
+    return "apache-2.0" if _is_sample(report) else report.get("settings", {}).get("license") or _build_default_license()
 
 # %% ../nbs/14_cards.ipynb #3f095ab9
 _ABS_PATH = re.compile(r"(?<![\w:/.~)\]>-])(?:~|[A-Za-z]:)?/(?:[\w.@+-]+/)+[\w.@+-]*")
@@ -77,6 +80,7 @@ def dataset_card_data(build_dir,              # a CiteSum build folder (parquet/
     from datasets.info import DatasetInfosDict
     from datasets.utils.metadata import MetadataConfigs
     from huggingface_hub import DatasetCardData
+    from citesum_nb.build import citesum_features
     d = Path(build_dir); report = _report(d)
     splits, size = SplitDict(), 0
     for name, stem in HF_SPLITS.items():
@@ -145,6 +149,7 @@ def _demote(md:str)->str: return re.sub(r"^(#+) ", r"#\1 ", md, flags=re.M)
 
 def card_report(report:dict)->str:
     "The build report as a card shows it: the input folder by its last part, and no timings (they describe a machine, not the data)"
+    from citesum_nb.build import report_markdown
     inp = report["input"]
     md = report_markdown({**report, "input": {**inp, "path": inp["path"] and Path(inp["path"]).name}})
     return re.sub(r"^Timings \(s\):.*\n?", "", md, flags=re.M)
@@ -230,6 +235,7 @@ def check_dataset_card(path)->object:
     from datasets import Features
     from huggingface_hub import DatasetCard
     import pyarrow.parquet as pq
+    from citesum_nb.build import citesum_features
     p = Path(path)
     card = loaded_card(DatasetCard, p, ("license", "language", "task_categories", "size_categories", "configs", "dataset_info"))
     sizes = {s["name"]: s["num_examples"] for s in card.data.dataset_info["splits"]}

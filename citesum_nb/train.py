@@ -7,9 +7,9 @@ __all__ = ['PAPER_TABLES', 'DEMO_SCALE', 'forget_connection_file', 'world', 'is_
            'main_process_does', 'generate_sharded', 'load_for_training', 'tokenized', 'token_lengths',
            'training_arguments', 'resume_point', 'token_budget_batches', 'padded_tokens', 'deal_batches',
            'TokenBudgetSampler', 'on_transformers', 'GroupedByLengthSampler', 'CitesTrainer', 'token_mean_loss',
-           'make_collator', 'make_trainer', 'sorted_by_length', 'unsort', 'decode_generated', 'EvalTexts',
-           'trainer_generate', 'full_val_scores', 'predict_split', 'train_seq2seq', 'TrainParams', 'train_cites',
-           'write_experiment_record']
+           'library_eval_texts', 'make_collator', 'make_trainer', 'master_weights_adamw', 'sorted_by_length', 'unsort',
+           'decode_generated', 'EvalTexts', 'trainer_generate', 'full_val_scores', 'predict_split', 'train_seq2seq',
+           'TrainParams', 'train_cites', 'write_experiment_record']
 
 # %% ../nbs/06_train.ipynb #438d2eea
 import functools, json, os, random, sys, time
@@ -141,7 +141,7 @@ def training_arguments(s:TrainSettings, ck_dir:Path, precision:str, evaluate:boo
         ddp_find_unused_parameters=False,   # every parameter gets a gradient: no search for unused ones at each step
         train_sampling_strategy="group_by_length" if s.group_by_length else "random",
         report_to=s.report_to, seed=s.seed, data_seed=s.seed, activation_checkpointing=s.gradient_checkpointing,
-        dataloader_num_workers=s.dataloader_num_workers, disable_tqdm=s.disable_tqdm or None)
+        dataloader_num_workers=s.dataloader_num_workers, disable_tqdm=s.disable_tqdm or None, torch_compile=s.torch_compile)
 
 def resume_point(resume:str, ck_dir:Path)->tuple:
     "`(checkpoint folder or None, its global step or None)` for `resume_from_checkpoint` ('', 'latest' or a folder)"
@@ -243,9 +243,26 @@ class GroupedByLengthSampler:
 
 class CitesTrainer:
     "`Seq2SeqTrainer` with token-budget batches (`train_batch_sampler`), a length-grouped order shared by all processes, and evaluation in the set's order; a mixin for `on_transformers`"
-    def __init__(self, *args, train_batch_sampler=None, **kwargs):
+    def __init__(self, *args, train_batch_sampler=None, settings:TrainSettings|None=None, eval_sources:Sequence|None=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.train_batch_sampler = train_batch_sampler
+        self.train_batch_sampler, self.settings, self.eval_sources = train_batch_sampler, settings or TrainSettings(), eval_sources
+
+    def create_optimizer(self, model=None):
+        "The Trainer's optimizer; with `param_dtype: bf16` its AdamW steps fp32 master weights (`master_weights_adamw`)"
+        opt = super().create_optimizer(model) if model is not None else super().create_optimizer()   # transformers 4.x: no argument
+        if self.settings.param_dtype == "bf16" and not getattr(opt, "keeps_master_weights", False):
+            self.optimizer = master_weights_adamw().of(opt)
+        return self.optimizer
+
+    def evaluation_loop(self, dataloader, description, prediction_loss_only=None, ignore_keys=None, metric_key_prefix="eval"):
+        "With `eval_generate: library` and the set's sources, an evaluation generates them with the library's `generate` (every process) and scores them; else the Trainer's loop"
+        if self.eval_sources is None or self.settings.eval_generate != "library" or description != "Evaluation":
+            return super().evaluation_loop(dataloader, description, prediction_loss_only, ignore_keys, metric_key_prefix)
+        from transformers.trainer_utils import EvalLoopOutput
+        texts = library_eval_texts(self, self.eval_sources, self.settings)
+        metrics = self.compute_metrics.of_texts(texts) if self.compute_metrics is not None else {}
+        return EvalLoopOutput(predictions=None, label_ids=None, metrics={f"{metric_key_prefix}_{k}": v for k, v in metrics.items()},
+                              num_samples=len(texts))
 
     def get_train_dataloader(self):
         "The Trainer's training loader, or one over `train_batch_sampler` with the Trainer's collator and loader settings"
@@ -283,6 +300,13 @@ def token_mean_loss(outputs,  # the model's output (with `logits`)
     n = labels.ne(-100).sum() if num_items_in_batch is None else num_items_in_batch
     return loss / (n.to(loss.device) if torch.is_tensor(n) else n)
 
+def library_eval_texts(trainer, sources:Sequence, s:TrainSettings)->list:
+    "Texts of `sources` generated as an evaluation of the Trainer generates them (its model, beams, lengths, precision), by the library's length-sorted `generate` on every process"
+    a = trainer.args
+    return generate_sharded(trainer.model, sources, tokenizer=trainer.processing_class, num_beams=a.generation_num_beams or s.num_beams,
+                            min_length=s.min_length, max_length=a.generation_max_length or s.max_length, batch_size=a.per_device_eval_batch_size,
+                            max_source_length=s.max_source_length, precision="bf16" if a.bf16 else "fp16" if a.fp16 else None)
+
 def make_collator(tok, model, s:TrainSettings):
     "The collator (`DataCollatorForSeq2Seq`): pads inputs and labels (-100) to the batch's longest example, rounded up to `pad_multiple(s)`"
     from transformers import DataCollatorForSeq2Seq
@@ -292,9 +316,14 @@ def make_trainer(model, tok,  # the model and its tokenizer
                  train_set, eval_set,  # tokenized datasets (`tokenized`); eval_set may be None
                  s:TrainSettings, ck_dir:Path, precision:str,  # settings, checkpoint folder, resolved precision
                  compute_metrics=None, callbacks:Sequence=(),  # passed on to the Trainer
+                 eval_sources:Sequence|None=None,  # the source texts of eval_set, in its order (for `eval_generate: library`)
                 )->CitesTrainer:
-    "The Trainer of settings `s`: arguments, collator, the step's token-mean loss when accumulating or distributed, token-budget batches"
+    "The Trainer of settings `s`: arguments, collator, the step's token-mean loss when accumulating or distributed, token-budget batches, bf16 parameters"
     args = training_arguments(s, ck_dir, precision, eval_set is not None)   # a distributed launch: its process group starts here
+    if s.param_dtype == "bf16":
+        import torch
+        if precision == "fp16": raise CitesumError("param_dtype bf16 cannot train in fp16 (a GPU without bf16?): use precision fp32 or param_dtype fp32")
+        model.to(torch.bfloat16)   # the optimizer keeps the fp32 master weights (`CitesTrainer.create_optimizer`)
     sampler = (TokenBudgetSampler.for_dataset(train_set, s.max_tokens_per_batch, s.seed, pad_multiple(s), num_replicas=args.world_size)
                if s.max_tokens_per_batch else None)
     token_mean = s.grad_accum_steps > 1 or args.world_size > 1   # else the model's own loss (the same: one batch, one process)
@@ -302,7 +331,60 @@ def make_trainer(model, tok,  # the model and its tokenizer
     return on_transformers(CitesTrainer, "Seq2SeqTrainer")(
         model=model, args=args, data_collator=make_collator(tok, model, s),
         train_dataset=train_set, eval_dataset=eval_set, processing_class=tok, compute_metrics=compute_metrics, compute_loss_func=loss,
-        callbacks=list(callbacks), train_batch_sampler=sampler)
+        callbacks=list(callbacks), train_batch_sampler=sampler, settings=s, eval_sources=eval_sources)
+
+# %% ../nbs/06_train.ipynb #da66f254
+@functools.cache
+def master_weights_adamw()->type:
+    "The class `MasterWeightsAdamW` (made on first use, so that importing this module does not import torch)"
+    import torch
+
+    class MasterWeightsAdamW(torch.optim.Optimizer):
+        "AdamW for bf16 parameters: an fp32 master copy of each parameter and fp32 state, stepped by torch's AdamW (fused when asked); the parameters get the master values rounded"
+        keeps_master_weights = True
+        def __init__(self, params, lr:float=1e-3, betas=(0.9, 0.999), eps:float=1e-8, weight_decay:float=0.01, fused:bool|None=None, foreach:bool|None=None):
+            super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay))
+            hyper = lambda g: {k: v for k, v in g.items() if k in ("lr", "betas", "eps", "weight_decay")}
+            groups = [dict(hyper(g), params=[p.detach().to(torch.float32, copy=True) for p in g["params"]]) for g in self.param_groups]
+            self.inner = torch.optim.AdamW(groups, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, fused=fused, foreach=foreach)
+            self._hyper = hyper
+
+        @classmethod
+        def of(cls, opt):
+            "The master-weights version of a torch AdamW (its parameter groups and hyperparameters, fused or not)"
+            if type(opt) is not torch.optim.AdamW: raise CitesumError(f"bf16 parameters need torch's AdamW, not {type(opt).__name__}")
+            d = opt.defaults
+            return cls([{k: v for k, v in g.items() if k in ("params", "lr", "betas", "eps", "weight_decay")} for g in opt.param_groups],
+                       lr=d["lr"], betas=d["betas"], eps=d["eps"], weight_decay=d["weight_decay"], fused=d.get("fused"), foreach=d.get("foreach"))
+
+        def _pairs(self):
+            return [(p, m) for g, h in zip(self.param_groups, self.inner.param_groups) for p, m in zip(g["params"], h["params"])]
+
+        @torch.no_grad()
+        def step(self, closure=None):
+            loss = closure() if closure is not None else None
+            for g, h in zip(self.param_groups, self.inner.param_groups): h.update(self._hyper(g))   # the scheduler sets the outer rate
+            live = []
+            for p, m in self._pairs():
+                if p.grad is None: m.grad = None; continue
+                if m.grad is None: m.grad = torch.empty_like(m)
+                live.append((p, m))
+            if not live: return loss
+            torch._foreach_copy_([m.grad for _, m in live], [p.grad for p, _ in live])   # bf16 gradients into fp32
+            self.inner.step()
+            torch._foreach_copy_([p for p, _ in live], [m for _, m in live])   # the new fp32 values, rounded to the parameters' dtype
+            return loss
+
+        def state_dict(self)->dict:
+            return {"adamw": self.inner.state_dict(), "masters": [m.detach().clone() for _, m in self._pairs()]}
+
+        @torch.no_grad()
+        def load_state_dict(self, state:dict):
+            self.inner.load_state_dict(state["adamw"])
+            for (p, m), saved in zip(self._pairs(), state["masters"]): m.copy_(saved); p.copy_(saved)
+            for g, h in zip(self.param_groups, self.inner.param_groups): g.update(self._hyper(h))
+
+    return MasterWeightsAdamW
 
 # %% ../nbs/06_train.ipynb #459150eb
 def sorted_by_length(ds)->tuple:
@@ -325,8 +407,9 @@ def decode_generated(tok, predictions)->list:
 class _RougeMetrics:
     "A `compute_metrics` closure scoring the generated ids of a (sorted) evaluation set with ROUGE; keeps the texts in the original order"
     def __init__(self, tok, refs, order): self.tok, self.refs, self.order, self.texts = tok, refs, order, []
-    def __call__(self, ev):
-        texts = decode_generated(self.tok, ev.predictions)[:len(self.order)]   # N processes: the last round's repeats cut
+    def __call__(self, ev): return self.of_texts(decode_generated(self.tok, ev.predictions)[:len(self.order)])   # N processes: the last round's repeats cut
+    def of_texts(self, texts:list)->dict:
+        "ROUGE of the texts generated for the sorted set"
         r = rouge_scores(texts, [self.refs[i] for i in self.order[:len(texts)]])
         self.texts = unsort(texts, self.order) if len(texts) == len(self.order) else []
         return {k: float(r[k]) for k in ("rouge1", "rouge2", "rougeL")}
@@ -342,6 +425,7 @@ class EvalTexts:
 def trainer_generate(trainer, tok, records:list, s:TrainSettings)->list:
     "Texts the Trainer's evaluation generates for `records` (its beams, lengths and precision), in length-sorted batches"
     if not records: return []
+    if s.eval_generate == "library": return library_eval_texts(trainer, [r["src"] for r in records], s)
     ds, order = sorted_by_length(tokenized(records, tok, s))
     keep, trainer.compute_metrics = trainer.compute_metrics, None
     try: return unsort(decode_generated(tok, trainer.predict(ds).predictions)[:len(order)], order)   # N processes: repeats cut
@@ -420,7 +504,8 @@ def train_seq2seq(train_ds,  # training examples with `src` and `tgt` (str or li
     if not tr: raise CitesumError("no training examples")
     ev_set, rouge, kept = _evaluation(tok, ev, s)
     cbs = ([EarlyStoppingCallback(early_stopping_patience=s.patience)] if ev and s.patience else []) + ([kept] if ev else []) + list(callbacks)
-    trainer = make_trainer(model, tok, tokenized(tr, tok, s), ev_set, s, ck_dir, prec, compute_metrics=rouge, callbacks=cbs)
+    trainer = make_trainer(model, tok, tokenized(tr, tok, s), ev_set, s, ck_dir, prec, compute_metrics=rouge, callbacks=cbs,
+                           eval_sources=[str(ev[i]["src"]) for i in rouge.order] if ev else None)
     result, resumed_from, train_s = _fit(trainer, s, ck_dir)
     trainer.save_model(str(out/"best"))   # model and tokenizer; every process calls it, the Trainer writes on the main process only
     if is_main_process(): write_jsonl(trainer.state.log_history, out/"trainer_log.jsonl")

@@ -63,6 +63,9 @@ class TrainSettings(StageParams):
     predict_batch_size: int = 16  # generation batch size of the final predictions
     post_process_mode: Literal[POST_PROCESS_MODES] = "none"  # what happens to REF in the final predictions (`citesum_nb.citations.post_process`)
     disable_tqdm: bool = False  # no progress bars
+    param_dtype: Literal["fp32", "bf16"] = "fp32"  # the model's parameters while training: fp32 | bf16 (needs optim auto, adamw_torch or adamw_torch_fused: AdamW keeps fp32 master weights and state, `MasterWeightsAdamW`)
+    torch_compile: bool = False  # compile the training forward/backward with torch.compile (the Trainer's `torch_compile`; one graph per padded shape)
+    eval_generate: Literal["trainer", "library"] = "trainer"  # validation texts during training: trainer (Seq2SeqTrainer's predict loop, with eval_loss) | library (`citesum_nb.models.generate`, length-sorted batches in the training precision)
 
     @classmethod
     def names(cls)->list:
@@ -100,6 +103,10 @@ class TrainSettings(StageParams):
         self.require("epochs", self.epochs > 0, "must be positive")
         self.require("label_smoothing", 0 <= self.label_smoothing < 1, "must be in [0, 1)")
         self.require("min_length", self.min_length <= self.max_length, f"is larger than max_length={self.max_length}")
+        if self.param_dtype == "bf16":
+            self.require("param_dtype", self.optim in ("auto", "adamw_torch", "adamw_torch_fused"),
+                         f"bf16 needs an AdamW of torch (optim auto, adamw_torch or adamw_torch_fused), not {self.optim}")
+            self.require("param_dtype", self.precision != "fp16", "bf16 parameters cannot train in fp16 (precision fp16)")
 
 # %% ../nbs/06b_train_settings.ipynb #2e501608
 NO_FP16 = ("pegasus", "pegasus_x", "bigbird_pegasus", "t5", "mt5", "umt5", "longt5")

@@ -103,6 +103,15 @@ def test_model_card_has_a_model_index_and_the_warning(run):
     assert 'AutoModelForSeq2SeqLM.from_pretrained("me/cites-tiny")' in card.text and "| `max_steps` | 2 |" in card.text
 
 
+def test_model_card_is_written_without_the_builders_dependencies(run):
+    "Training writes its card with the dependencies of training alone: with Dask blocked, the card module imports and writes (not the builder)"
+    import subprocess, sys
+    code = ("import sys; sys.modules['dask'] = None; from citesum_nb.cards import model_card; "
+            f"p = model_card({str(run)!r}); print(p.name, 'citesum_nb.build' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
+    assert r.returncode == 0 and r.stdout.split() == ["README.md", "False"], r.stderr[-1500:]
+
+
 def test_base_model_comes_from_the_run_when_it_is_a_hub_name(run):
     from citesum_nb.cards import model_card_data
     assert model_card_data(run).base_model is None                     # a tiny local model has no Hub base

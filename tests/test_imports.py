@@ -63,6 +63,13 @@ def test_no_import_cycle_and_no_import_of_a_later_notebook():
     assert "cards" not in graph["train"] and "analysis" not in graph["train"]   # the model card is written by the callers of training
 
 
+def test_the_card_module_imports_the_builder_only_inside_functions():
+    "`citesum train` writes a model card: `citesum_nb.cards` must not import `citesum_nb.build` (Dask) when it is imported"
+    top = {m for n in ast.parse((ROOT/"citesum_nb"/"cards.py").read_text()).body if isinstance(n, (ast.Import, ast.ImportFrom))
+           for m in ([n.module or ""] if isinstance(n, ast.ImportFrom) else [a.name for a in n.names])}
+    assert "build" not in top and "citesum_nb.build" not in top and "dask" not in top, sorted(top)
+
+
 def test_graph_check_finds_what_it_looks_for():
     numbers = {"core": "00", "build": "03", "engine": "03b", "train": "06", "cards": "14"}
     graph = {"core": set(), "build": {"engine"}, "engine": {"core"}, "train": {"cards"}, "cards": {"train"}}
