@@ -6,9 +6,9 @@
 __all__ = ['CANDIDATE_COLUMNS', 'META_COLUMNS', 'FINISHED_COLUMNS', 'OUTPUT_NAMES', 'DROP_REASONS', 'STAGES', 'STAGE_SUMS',
            'SHARD_DAMAGE', 'BuildParams', 'passes_filter', 'extract_candidates', 'cited_metadata', 'cited_texts',
            'cited_fulltext', 'finish_partition', 'example_record', 'split_without_leakage', 'citesum_features',
-           'write_hf_and_parquet', 'write_outputs', 'check_out_dir', 'publish_build', 'make_report', 'report_markdown',
-           'damage_summary', 'build_options', 'first_pass', 'join_partition', 'second_pass', 'why_empty', 'run_passes',
-           'build_citesum', 'build_sample_dataset']
+           'write_outputs', 'check_out_dir', 'publish_build', 'make_report', 'report_markdown', 'damage_summary',
+           'build_options', 'first_pass', 'join_partition', 'second_pass', 'why_empty', 'run_passes', 'build_citesum',
+           'build_sample_dataset']
 
 # %% ../nbs/03_build.ipynb #9b3a5c6f
 import functools, importlib, json, re, shutil, sys, threading, time
@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import dask
 
-from .core import CitesumError, ensure_dir, sample_corpus_dir, write_jsonl
+from .core import CitesumError, ensure_dir, sample_corpus_dir, write_dataset, write_jsonl
 from .metrics import RecallScorer, rouge_recall
 from .s2orc import BadInputLog, find_shards, checked_line_views, line_views, fast_paper_id, has_related_work, parse_fulltext, parse_metadata
 from .s2orc import check_json_lines, unpaired_shards
@@ -227,21 +227,6 @@ def citesum_features():
                      "rouge_recall": {"r1": Value("float64"), "r2": Value("float64"), "rl": Value("float64")},
                      "introduction": s, "conclusion": s})
 
-def write_hf_and_parquet(splits:dict, out:Path)->None:
-    "Write the splits as a `DatasetDict` (`hf/`) and Parquet files (`parquet/<split>.parquet`)"
-    import pyarrow as pa
-    from datasets import Dataset, DatasetDict, DatasetInfo
-    from datasets.table import InMemoryTable
-    from datasets.utils.logging import disable_progress_bar, enable_progress_bar, is_progress_bar_enabled
-    was_on = is_progress_bar_enabled(); disable_progress_bar()
-    feats = citesum_features()
-    dsd = DatasetDict({k: Dataset(InMemoryTable(pa.Table.from_pylist(v, schema=feats.arrow_schema)), info=DatasetInfo(features=feats))
-                       for k, v in splits.items()})
-    dsd.save_to_disk(str(out/"hf"))
-    ensure_dir(out/"parquet")
-    for k, ds in dsd.items(): ds.to_parquet(str(out/"parquet"/f"{k}.parquet"))
-    if was_on: enable_progress_bar()
-
 # %% ../nbs/03_build.ipynb #800970c9
 def write_outputs(out:Path,                   # the (temporary) output folder
                   res:pd.DataFrame,           # every candidate, finished (`finish_partition`), sorted by id
@@ -252,11 +237,8 @@ def write_outputs(out:Path,                   # the (temporary) output folder
     split_of = split_without_leakage(kept["cited_id"], split_ratios, seed)
     kept["split"] = kept["cited_id"].map(split_of)
     write_jsonl(({**example_record(r), "drop_reason": r["drop_reason"] or None} for r in res.to_dict("records")), out/"candidates.jsonl")
-    splits = {}
-    for name in ("train", "val", "test"):
-        recs = [example_record(r) for r in kept[kept["split"] == name].to_dict("records")]
-        write_jsonl(recs, out/f"{name}.jsonl"); splits[name] = recs
-    write_hf_and_parquet(splits, out)
+    splits = {name: [example_record(r) for r in kept[kept["split"] == name].to_dict("records")] for name in ("train", "val", "test")}
+    write_dataset(splits, out, citesum_features(), parquet=True)
     return kept
 
 # %% ../nbs/03_build.ipynb #768726df

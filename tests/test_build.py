@@ -68,6 +68,20 @@ def test_thresholds_and_seed(sample_build, tmp_path):
     assert rep["stages"]["kept"] > json.loads((out/"report.json").read_text())["stages"]["kept"]
 
 
+def test_an_empty_split_reloads(tmp_path):
+    "A split without examples (a test share of 0): load_dataset(folder) loads the others, hf/ holds it with 0 rows"
+    import datasets
+    out = tmp_path/"ds"
+    citesum("build", "--out", out, "--scheduler", "synchronous", "--split-ratios", "0.9,0.1,0", "--quiet")
+    rep = json.loads((out/"report.json").read_text())
+    assert rep["splits"]["test"]["examples"] == 0 < rep["splits"]["val"]["examples"] and (out/"test.jsonl").read_bytes() == b""
+    ds = datasets.load_dataset(str(out), cache_dir=str(tmp_path/"cache"))
+    assert {k: v.num_rows for k, v in ds.items()} == {"train": rep["splits"]["train"]["examples"], "validation": rep["splits"]["val"]["examples"]}
+    back = datasets.load_from_disk(str(out/"hf"))
+    assert {k: v.num_rows for k, v in back.items()} == {k: v["examples"] for k, v in rep["splits"].items()}
+    assert back["test"].features == back["train"].features
+
+
 @pytest.mark.parametrize("args,msg", [
     (["--s2orc", "/no/such/folder"], "not found"),
     (["--format", "s2orc-1999"], "format"),
