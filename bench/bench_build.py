@@ -109,17 +109,26 @@ def _sha256(out: Path) -> dict:
     return {n: hashlib.sha256((Path(out)/n).read_bytes()).hexdigest() for n in ("train.jsonl", "val.jsonl", "test.jsonl")}
 
 
+def _build_citesum(corpus, out, scheduler: str, splitter: str, with_aic: bool) -> dict:
+    "build_citesum in the API of the library imported: the settings as one BuildParams, or as keywords (a library before that)"
+    import inspect
+    from citesum_nb import build
+    if "p" in inspect.signature(build.build_citesum).parameters:
+        p = build.BuildParams(s2orc_dir=str(corpus), scheduler=scheduler, splitter=splitter, with_aic=with_aic)
+        return build.build_citesum(p, out, progress=False, overwrite=True)
+    return build.build_citesum(corpus, out, scheduler=scheduler, progress=False, splitter=splitter, with_aic=with_aic, overwrite=True)
+
+
 def child_build(corpus: str, out: str, mode: str, workers: int, splitter: str) -> None:
     """(c): build_citesum synchronously or on a LocalCluster of `workers` single-threaded processes. Besides the wall time it
     reports CPU seconds of the build alone: of this process, and of each worker (so that the critical path in CPU
     seconds, this process plus the busiest worker, can be compared where a loaded machine makes wall times useless)"""
-    from citesum_nb.build import build_citesum
     res = {"mode": mode, "workers": workers, "splitter": splitter}
     with_aic = not mode.endswith("-noaic")        # "-noaic": without the cited papers' introduction/conclusion pass
     mode = mode.removesuffix("-noaic")
     if mode == "synchronous":
         t, c = time.time(), _cpu_s()
-        rep = build_citesum(corpus, out, scheduler="synchronous", progress=False, splitter=splitter, with_aic=with_aic, overwrite=True)
+        rep = _build_citesum(corpus, out, "synchronous", splitter, with_aic)
         res["seconds"] = round(time.time() - t, 3)
         res["client_cpu_s"] = res["critical_path_cpu_s"] = res["total_cpu_s"] = round(_cpu_s() - c, 3); res["worker_cpu_s"] = []
         res["worker_peak_rss_mb"] = [round(_worker_peak_rss_mb(), 1)]
@@ -132,7 +141,7 @@ def child_build(corpus: str, out: str, mode: str, workers: int, splitter: str) -
         res["cluster_start_s"] = round(time.time() - t, 3)
         w0 = client.run(_cpu_s)
         t, c = time.time(), _cpu_s()
-        rep = build_citesum(corpus, out, scheduler=cluster.scheduler_address, progress=False, splitter=splitter, with_aic=with_aic, overwrite=True)
+        rep = _build_citesum(corpus, out, cluster.scheduler_address, splitter, with_aic)
         res["seconds"] = round(time.time() - t, 3)
         res["client_cpu_s"] = round(_cpu_s() - c, 3)
         w1 = client.run(_cpu_s)

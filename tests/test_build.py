@@ -523,18 +523,3 @@ def test_interrupted_build_leaves_nothing(tmp_path, sig):
     time.sleep(1)
     alive = [k.pid for k in kids if k.is_running() and k.status() != psutil.STATUS_ZOMBIE]
     assert not alive, f"processes left behind: {alive}"
-
-
-def test_defaults_agree():
-    "The notebook's parameters, build_citesum's defaults and citesum build's options are the same knobs with the same defaults"
-    import inspect
-    import papermill as pm
-    from citesum_nb.build import BuildParams, build_citesum
-    from citesum_nb.cli import build_cli_parser
-    from citesum_nb.params import stage_values
-    nb = {k: v["default"] for k, v in pm.inspect_notebook(str(Path(__file__).resolve().parents[1]/"nbs"/"03_build.ipynb")).items()}
-    lib = {k: v.default for k, v in inspect.signature(build_citesum).parameters.items()}
-    cli = stage_values(build_cli_parser().parse_args(["--out", "x"]))[0]
-    for k in ("max_abstract_chars", "validate_json", "seed", "with_aic", "use_stemmer", "splitter", "thresholds", "split_ratios", "fmt"):
-        assert eval(nb[k]) == (list(lib[k]) if isinstance(lib[k], tuple) else lib[k]) == getattr(cli, k) == getattr(BuildParams(), k), k
-    assert cli.scheduler == lib["scheduler"] == "local"   # the command's own default; the notebook's demo runs in-process
