@@ -523,3 +523,65 @@ def test_interrupted_build_leaves_nothing(tmp_path, sig):
     time.sleep(1)
     alive = [k.pid for k in kids if k.is_running() and k.status() != psutil.STATUS_ZOMBIE]
     assert not alive, f"processes left behind: {alive}"
+
+
+# ------------------------------------------------------------------ a real Dask cluster: scheduler and workers as separate processes
+def _free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0)); return s.getsockname()[1]
+
+
+def _files(out):
+    "sha256 of every file of a build folder but the report and the card (they hold timings and the command)"
+    import hashlib
+    return {str(f.relative_to(out)): hashlib.sha256(f.read_bytes()).hexdigest() for f in sorted(Path(out).rglob("*"))
+            if f.is_file() and f.name not in ("report.json", "report.md", "README.md")}
+
+
+def test_build_on_a_real_dask_cluster(tmp_path):
+    """`dask scheduler` and two `dask worker` processes on localhost (TCP), as a user starts them: the CL-SciSumm build on
+    them writes the same files as the in-process build; every process the test started is ended by its id"""
+    import os, signal, subprocess, sys, time
+    import psutil
+    from conftest import ROOT
+    from distributed import Client
+    corpus, dask_exe = need_shared("clscisumm"), str(Path(sys.executable).with_name("dask"))
+    port = _free_port(); address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}   # the workers import this checkout's citesum_nb
+    log = open(tmp_path/"cluster.log", "wb")
+    started, t0 = [], time.time()
+    try:
+        started.append(subprocess.Popen([dask_exe, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                                        env=env, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT))
+        for k in range(2):
+            started.append(subprocess.Popen([dask_exe, "worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard",
+                                             "--name", f"worker-{k}", "--local-directory", str(tmp_path/f"w{k}")],
+                                            env=env, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT))
+        with Client(address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=120)
+            where = set(client.run(lambda: __import__("citesum_nb").__file__).values())
+        assert where == {str(ROOT/"citesum_nb"/"__init__.py")}, where
+        t_up = time.time() - t0
+        citesum("build", "--s2orc", corpus, "--out", tmp_path/"cluster", "--scheduler", address, "--license", "cc-by-4.0", "--quiet")
+        t_build = time.time() - t0 - t_up
+        report = _report(tmp_path/"cluster")
+        assert report["settings"]["scheduler"] == address and report["settings"]["workers"] == 2
+        citesum("build", "--s2orc", corpus, "--out", tmp_path/"inproc", "--scheduler", "synchronous", "--license", "cc-by-4.0", "--quiet")
+        assert _files(tmp_path/"cluster") == _files(tmp_path/"inproc")
+        assert report["stages"] == _report(tmp_path/"inproc")["stages"]
+        print(f"cluster up in {t_up:.1f} s, the build on it {t_build:.1f} s")
+    finally:   # every process started here (and what it started: the workers' nanny children), by its id
+        kids = []
+        for p in started:
+            try: kids += psutil.Process(p.pid).children(recursive=True)
+            except psutil.NoSuchProcess: pass
+        for p in reversed(started):
+            if p.poll() is None: p.send_signal(signal.SIGTERM)
+        for p in started:
+            try: p.wait(timeout=30)
+            except subprocess.TimeoutExpired: p.kill(); p.wait()
+        gone, alive = psutil.wait_procs(kids, timeout=10)
+        for c in alive: c.kill()
+        log.close()
+    assert all(p.returncode is not None for p in started)
