@@ -112,9 +112,11 @@ def second_pass_stages(shards, cands: list, work: Path, out_dir: Path, repeat: i
     t = time.process_time(); w = time.perf_counter(); import datasets  # noqa: F401  (imported once by the writers)
     res["import of datasets (once, by the writers)"] = {"cpu_s": time.process_time() - t, "wall_s": time.perf_counter() - w, "cpu_runs": None, "wall_runs": None}
     def write():
-        import shutil
+        import shutil, dask
+        from citesum_nb.engine import Engine
         shutil.rmtree(out_dir, ignore_errors=True); out_dir.mkdir(parents=True)
-        build.write_outputs(out_dir, fin)
+        with Engine("synchronous", progress=False) as eng:   # one partition, in this process
+            build.write_outputs(eng, (dask.delayed(fin),), build.part_summary(fin), out_dir, build.BuildParams())
     res["writers (JSONL, Parquet, HF)"] = _timed(write, repeat)
     return res
 

@@ -56,6 +56,7 @@ def test_local_cluster_gives_the_same_dataset(sample_build, tmp_path):
     out2 = tmp_path/"ds"
     citesum("build", "--out", out2, "--workers", "2", "--quiet")          # the default scheduler: a LocalCluster
     assert _load(out) == _load(out2)
+    assert _files(out) == _files(out2), "two workers, each writing its part: the same files, byte for byte (hf/ and Parquet too)"
     assert json.loads((out2/"report.json").read_text())["settings"]["workers"] == 2
 
 
@@ -517,7 +518,7 @@ def test_interrupted_build_leaves_nothing(tmp_path, sig):
     if sig == "SIGINT": os.killpg(p.pid, signal.SIGINT)
     else: p.send_signal(signal.SIGTERM)
     out, err = p.communicate(timeout=120)
-    assert p.returncode != 0
+    assert p.returncode != 0, (p.returncode, err[-3000:])
     assert len(err.strip().splitlines()) == 1 and "interrupted" in err, err
     assert sorted(d.name for d in tmp_path.iterdir()) == ["cs"], "neither the output nor a temporary folder is left"
     time.sleep(1)
