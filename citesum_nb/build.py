@@ -12,7 +12,7 @@ __all__ = ['CANDIDATE_COLUMNS', 'META_COLUMNS', 'FINISHED_COLUMNS', 'MIN_ABSTRAC
            'build_sample_dataset']
 
 # %% ../nbs/03_build.ipynb #9b3a5c6f
-import functools, importlib, json, re, shutil, sys, threading, time
+import functools, json, re, shutil, sys, time
 import tempfile
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
@@ -434,8 +434,6 @@ def _warn_shards(log:BadInputLog)->None:
 # %% ../nbs/03_build.ipynb #bf1d6aee
 def first_pass(shards, work:Path, eng:Engine, p:BuildParams)->tuple:
     "Candidate sentences of every full-text shard, and its side table: (candidates, paper ids, log, side tables)"
-    if eng.client:   # the client waits while the workers scan: import the output library meanwhile
-        threading.Thread(target=importlib.import_module, args=("datasets",), daemon=True).start()
     side = shards.fmt == "s2orc-2020"   # the first pass also writes every paper's texts to side tables
     tables = [str(ensure_dir(work)/f"texts-{k}.parquet") if side else None for k in range(len(shards.fulltext_files))]
     p1 = [dask.delayed(extract_candidates, pure=True)(str(f), shards.fmt, p, t)

@@ -27,7 +27,7 @@ def _signals_held():
     try: yield held
     finally: signal.signal(signal.SIGINT, old[0]); signal.signal(signal.SIGTERM, old[1])
 
-PRELOAD = ("citesum_nb.build", "pyarrow.compute", "nltk.stem.porter")   # the library; what the second pass imports (ROUGE's stemmer: nltk, ~1.5 s)
+PRELOAD = ("citesum_nb.build", "pyarrow.compute", "nltk.stem.porter", "datasets")   # the library; what the second pass imports (ROUGE's stemmer: nltk, ~1.5 s); the output writer
 
 def local_cluster(n_workers:int,           # single-threaded worker processes
                   preload:tuple=PRELOAD,   # modules every worker imports while it starts
