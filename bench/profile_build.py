@@ -83,8 +83,8 @@ def first_pass_stages(shards, work: Path, repeat: int) -> tuple[dict, list]:
         recs = [r for r in parse() if r is not None]
         _add(out, "sentence splitting (citation sentences)", _timed(lambda: [list(citations.citation_sentences(r)) for r in recs], repeat))
         tab = work/f"texts-{k}.parquet"
-        _add(out, "whole shard task (extract_candidates)", _timed(lambda: build.extract_candidates(f, shards.fmt, texts_out=tab), repeat))
-        cands.append(build.extract_candidates(f, shards.fmt, texts_out=tab))
+        _add(out, "whole shard task (extract_candidates)", _timed(lambda: build.extract_candidates(f, shards.fmt, build.BuildParams(), texts_out=tab), repeat))
+        cands.append(build.extract_candidates(f, shards.fmt, build.BuildParams(), texts_out=tab))
         del lines, plain, with_rw, rows, recs
     out["line splitting"] = {k: (out["decompression + line splitting"][k] - out["decompression"][k]) if "runs" not in k else None
                              for k in ("cpu_s", "wall_s", "cpu_runs", "wall_runs")}
@@ -107,14 +107,16 @@ def second_pass_stages(shards, cands: list, work: Path, out_dir: Path, repeat: i
         return frame.merge(cited, left_on="cited_id", right_on="paper_id", how="left")
     res["the join"] = _timed(join, repeat)
     joined = join()
-    res["ROUGE (finish_partition)"] = _timed(lambda: build.finish_partition(joined), repeat)
-    fin = build.finish_partition(joined).sort_values("id", kind="stable").reset_index(drop=True)
+    res["ROUGE (finish_partition)"] = _timed(lambda: build.finish_partition(joined, build.BuildParams()), repeat)
+    fin = build.finish_partition(joined, build.BuildParams()).sort_values("id", kind="stable").reset_index(drop=True)
     t = time.process_time(); w = time.perf_counter(); import datasets  # noqa: F401  (imported once by the writers)
     res["import of datasets (once, by the writers)"] = {"cpu_s": time.process_time() - t, "wall_s": time.perf_counter() - w, "cpu_runs": None, "wall_runs": None}
     def write():
-        import shutil
+        import shutil, dask
+        from citesum_nb.engine import Engine
         shutil.rmtree(out_dir, ignore_errors=True); out_dir.mkdir(parents=True)
-        build.write_outputs(out_dir, fin)
+        with Engine("synchronous", progress=False) as eng:   # one partition, in this process
+            build.write_outputs(eng, (dask.delayed(fin),), build.part_summary(fin), out_dir, build.BuildParams())
     res["writers (JSONL, Parquet, HF)"] = _timed(write, repeat)
     return res
 

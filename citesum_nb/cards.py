@@ -85,6 +85,7 @@ def dataset_card_data(build_dir,              # a CiteSum build folder (parquet/
     splits, size = SplitDict(), 0
     for name, stem in HF_SPLITS.items():
         md = pq.read_metadata(_parquet(d, stem)); size += _parquet(d, stem).stat().st_size
+        if md.num_rows == 0: continue   # load_dataset cannot make a split from a file without rows: a split without examples is left out
         splits.add(SplitInfo(name=name, num_examples=md.num_rows,
                              num_bytes=sum(md.row_group(i).total_byte_size for i in range(md.num_row_groups))))
     info = DatasetInfo(features=citesum_features(), splits=splits, download_size=size,
@@ -95,7 +96,8 @@ def dataset_card_data(build_dir,              # a CiteSum build folder (parquet/
                            annotations_creators=["found"], language_creators=["found"],
                            tags=["scientific-papers", "tldr", "extreme-summarization", "citation-text"])
     DatasetInfosDict({"default": info}).to_dataset_card_data(card)
-    MetadataConfigs({"default": {"data_files": [{"split": k, "path": f"parquet/{v}.parquet"} for k, v in HF_SPLITS.items()]}}).to_dataset_card_data(card)
+    files = [{"split": k, "path": f"parquet/{v}.parquet"} for k, v in HF_SPLITS.items()]
+    MetadataConfigs({"default": {"data_files": [f for f in files if f["split"] in splits] or files}}).to_dataset_card_data(card)
     return card
 
 def _report(d:Path)->dict:

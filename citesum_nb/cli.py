@@ -151,10 +151,10 @@ def build_cli(argv:list|None=None)->int:
     a = build_cli_parser().parse_args(argv)
     p, given = stage_values(a)
     _check_s2orc(p.s2orc_dir)
-    out, kw = _out_folder("citesum build", a.out, p, given, "dataset"), {k: v for k, v in p.to_dict().items() if k != "out_dir"}
+    out = _out_folder("citesum build", a.out, p, given, "dataset")
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _raise_terminated) if main_thread else None
-    try: report = build_citesum(out_dir=out, progress=not a.quiet, overwrite=a.overwrite, **kw)
+    try: report = build_citesum(p, out, progress=not a.quiet, overwrite=a.overwrite)
     except KeyboardInterrupt as e:
         sig = signal.SIGTERM if isinstance(e, _Terminated) else signal.SIGINT
         print(f"citesum build: interrupted by {sig.name}; the unfinished build was removed and {out} was left as it was", file=sys.stderr)

@@ -11,7 +11,7 @@ __all__ = ['SPLITS', 'MARKER_MODES', 'SENTENCE_REASONS', 'STAT_ROWS', 'INSTANCE_
            'cloze_report_markdown', 'build_cloze']
 
 # %% ../nbs/11_cloze.ipynb #c69096c6
-import json, re, shutil, time
+import json, re, time
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
@@ -23,7 +23,7 @@ import pandas as pd
 import dask
 import yaml
 
-from .core import CitesumError, ensure_dir, md_escape, read_jsonl, sample_corpus_dir, save_table, write_jsonl, published_path
+from .core import CitesumError, ensure_dir, md_escape, read_jsonl, sample_corpus_dir, save_table, write_dataset, write_jsonl, published_path
 from .params import StageParams
 from .s2orc import BadInputLog, find_shards, iter_fulltext, load_papers
 from .citations import is_related_work, make_splitter, related_work_paragraphs, replace_citation
@@ -415,20 +415,8 @@ def cloze_features():
 def write_cloze_dataset(splits:dict,  # split name -> instances
                         out:Path,     # output folder
                        )->None:
-    "Write `<split>.jsonl` and the `DatasetDict` (`hf/`)"
-    import pyarrow as pa
-    from datasets import Dataset, DatasetDict, DatasetInfo
-    from datasets.table import InMemoryTable
-    from datasets.utils.logging import disable_progress_bar, enable_progress_bar, is_progress_bar_enabled
-    recs = {k: [{c: x[c] for c in INSTANCE_KEYS} for x in v] for k, v in splits.items()}
-    for k, v in recs.items(): write_jsonl(v, out/f"{k}.jsonl")
-    feats, was_on = cloze_features(), is_progress_bar_enabled(); disable_progress_bar()
-    try:
-        if (out/"hf").exists(): shutil.rmtree(out/"hf")
-        DatasetDict({k: Dataset(InMemoryTable(pa.Table.from_pylist(v, schema=feats.arrow_schema)), info=DatasetInfo(features=feats))
-                     for k, v in recs.items()}).save_to_disk(str(out/"hf"), num_shards={k: 1 for k, v in recs.items() if not v})
-    finally:
-        if was_on: enable_progress_bar()
+    "Write `<split>.jsonl` and the `DatasetDict` (`hf/`) with the shared writer (`citesum_nb.core.write_dataset`)"
+    write_dataset({k: [{c: x[c] for c in INSTANCE_KEYS} for x in v] for k, v in splits.items()}, out, cloze_features())
 
 # %% ../nbs/11_cloze.ipynb #8ced803b
 CLOZE_STAGES = ["papers_with_related_work", "rw_paragraphs", "rw_sentences", *SENTENCE_REASONS, "cloze_candidates",

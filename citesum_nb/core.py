@@ -5,10 +5,10 @@
 # %% auto #0
 __all__ = ['WHERE_TO_GET', 'CitesumError', 'sample_corpus_dir', 'published_path', 'shared_data', 'skip_note', 'read_jsonl',
            'write_jsonl', 'ensure_dir', 'save_table', 'seed_everything', 'md_escape', 'standard_json', 'decode_text',
-           'read_text_lines', 'iter_jsonl']
+           'read_text_lines', 'iter_jsonl', 'write_split', 'write_dataset']
 
 # %% ../nbs/00_core.ipynb #c0f05542
-import gzip, json, os, random
+import gzip, json, os, random, shutil
 from pathlib import Path
 from typing import Iterable
 
@@ -179,3 +179,45 @@ def iter_jsonl(path)->Iterator[tuple]:
                 try: yield i, json.loads(decode_text(raw, f"{path}:{i}"))
                 except json.JSONDecodeError as e: raise CitesumError(f"{path}:{i}: not valid JSON ({e.msg})") from None
     except (gzip.BadGzipFile, EOFError, zlib.error) as e: raise CitesumError(f"{path}: damaged gzip data ({e})") from None
+
+# %% ../nbs/00_core.ipynb #a1d0c002
+def _quiet_datasets():
+    "A context in which `datasets` shows no progress bar (the previous setting restored after it)"
+    import contextlib
+    from datasets.utils.logging import disable_progress_bar, enable_progress_bar, is_progress_bar_enabled
+    @contextlib.contextmanager
+    def quiet():
+        was_on = is_progress_bar_enabled(); disable_progress_bar()
+        try: yield
+        finally:
+            if was_on: enable_progress_bar()
+    return quiet()
+
+def write_split(table,                # a `pyarrow.Table` with the features' schema (its chunks are combined)
+                out,                  # the dataset folder
+                name:str,             # the split's name
+                features,             # the `datasets.Features` of a record
+                parquet:bool=False,   # also write parquet/<name>.parquet
+               )->None:
+    "Write one split as `hf/<name>/` (one shard, also when the split is empty) and, with `parquet`, `parquet/<name>.parquet`"
+    from datasets import Dataset, DatasetInfo
+    from datasets.table import InMemoryTable
+    out = Path(out)
+    ds = Dataset(InMemoryTable(table.combine_chunks()), info=DatasetInfo(features=features))
+    with _quiet_datasets():
+        ds.save_to_disk(str(out/"hf"/name), num_shards=1)
+        if parquet: ds.to_parquet(str(ensure_dir(out/"parquet")/f"{name}.parquet"))
+
+def write_dataset(splits:dict,         # split name -> records (dicts with the features' keys)
+                  out,                 # the dataset folder (created when missing)
+                  features,            # the `datasets.Features` of a record
+                  parquet:bool=False,  # also write parquet/<split>.parquet
+                 )->Path:
+    "Write `splits` as `<split>.jsonl`, a `DatasetDict` in `hf/` and (with `parquet`) Parquet files; returns `out`"
+    import pyarrow as pa
+    out = ensure_dir(out)
+    if (out/"hf").exists(): shutil.rmtree(out/"hf")
+    for name, recs in splits.items(): write_jsonl(recs, out/f"{name}.jsonl")
+    (ensure_dir(out/"hf")/"dataset_dict.json").write_text(json.dumps({"splits": list(splits)}))
+    for name, recs in splits.items(): write_split(pa.Table.from_pylist(list(recs), schema=features.arrow_schema), out, name, features, parquet)
+    return out

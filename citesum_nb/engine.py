@@ -11,6 +11,7 @@ import contextlib, logging, os, signal, sys, threading, warnings
 
 import dask
 from dask.diagnostics import ProgressBar
+from fastcore.basics import patch
 
 from .core import CitesumError
 
@@ -26,7 +27,7 @@ def _signals_held():
     try: yield held
     finally: signal.signal(signal.SIGINT, old[0]); signal.signal(signal.SIGTERM, old[1])
 
-PRELOAD = ("citesum_nb.build", "pyarrow.compute", "nltk.stem.porter")   # the library; what the second pass imports (ROUGE's stemmer: nltk, ~1.5 s)
+PRELOAD = ("citesum_nb.build", "pyarrow.compute", "nltk.stem.porter", "datasets")   # the library; what the second pass imports (ROUGE's stemmer: nltk, ~1.5 s); the output writer
 
 def local_cluster(n_workers:int,           # single-threaded worker processes
                   preload:tuple=PRELOAD,   # modules every worker imports while it starts
@@ -116,6 +117,18 @@ class Engine:
 
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()
+
+# %% ../nbs/03b_engine.ipynb #e5a1b002
+@patch
+def persist(self:Engine, *objs, label:str="")->tuple:
+    "Compute delayed objects and keep their results where they were computed (a cluster's workers): inputs for later tasks"
+    if not self.client: return tuple(dask.delayed(r, traverse=False) for r in self._in_process(objs, label))
+    futs = self.client.persist(list(objs))
+    if self.progress:
+        from distributed import progress
+        with contextlib.redirect_stdout(LabelledStream(sys.stderr, label)): progress(futs, notebook=False)
+        print(file=sys.stderr, flush=True)
+    return tuple(futs)
 
 # %% ../nbs/03b_engine.ipynb #880e6261
 from typing import Annotated

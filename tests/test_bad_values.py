@@ -238,7 +238,7 @@ def test_no_single_record_stops_a_build(tmp_path, fmt, validate):
     """Every wrong-typed record of the fuzzer in one corpus, next to good papers: the build ends, counts each, keeps the good
     examples. Every value the build reads is counted: in the 2020 layout every paper's sections and texts (for the side
     tables); in the API layout the first pass reads only the papers that may have Related Work, unless `validate_json`"""
-    from citesum_nb.build import build_citesum
+    from citesum_nb.build import BuildParams, build_citesum
     corpus, expect, lines, meta = tmp_path/"corpus", {}, [], []
     cases = [(p, k) for p, k, u in _instances(LAYOUTS_FULLTEXT["2020"][1] if fmt == "s2orc-2020" else API_FULLTEXT)]
     for i, (path, kind) in enumerate(cases):
@@ -253,7 +253,7 @@ def test_no_single_record_stops_a_build(tmp_path, fmt, validate):
         lines.append(json.dumps({"corpusid": 200, "content": {"text": ABSTRACT, "annotations": {"abstract": json.dumps([{"start": 0, "end": len(ABSTRACT)}])}}}).encode())
     sub = ("pdf_parses", "metadata") if fmt == "s2orc-2020" else ("s2orc", "papers")
     _write(corpus/sub[0]/"part_0.jsonl.gz", lines); _write(corpus/sub[1]/"part_0.jsonl.gz", meta)
-    rep = build_citesum(corpus, tmp_path/"out", scheduler="synchronous", progress=False, validate_json=validate)
+    rep = build_citesum(BuildParams(s2orc_dir=str(corpus), validate_json=validate), tmp_path/"out", progress=False)
     bad = rep["bad_input"]["counts"]
     exact = fmt == "s2orc-2020" or validate
     for r, n in expect.items(): assert (bad.get(r) == n) if exact else (bad.get(r, 0) <= n), (r, n, bad.get(r))

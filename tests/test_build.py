@@ -56,6 +56,7 @@ def test_local_cluster_gives_the_same_dataset(sample_build, tmp_path):
     out2 = tmp_path/"ds"
     citesum("build", "--out", out2, "--workers", "2", "--quiet")          # the default scheduler: a LocalCluster
     assert _load(out) == _load(out2)
+    assert _files(out) == _files(out2), "two workers, each writing its part: the same files, byte for byte (hf/ and Parquet too)"
     assert json.loads((out2/"report.json").read_text())["settings"]["workers"] == 2
 
 
@@ -66,6 +67,20 @@ def test_thresholds_and_seed(sample_build, tmp_path):
     rep = json.loads((loose/"report.json").read_text())
     assert rep["stages"]["kept"] == rep["stages"]["candidates_with_abstract"]
     assert rep["stages"]["kept"] > json.loads((out/"report.json").read_text())["stages"]["kept"]
+
+
+def test_an_empty_split_reloads(tmp_path):
+    "A split without examples (a test share of 0): load_dataset(folder) loads the others, hf/ holds it with 0 rows"
+    import datasets
+    out = tmp_path/"ds"
+    citesum("build", "--out", out, "--scheduler", "synchronous", "--split-ratios", "0.9,0.1,0", "--quiet")
+    rep = json.loads((out/"report.json").read_text())
+    assert rep["splits"]["test"]["examples"] == 0 < rep["splits"]["val"]["examples"] and (out/"test.jsonl").read_bytes() == b""
+    ds = datasets.load_dataset(str(out), cache_dir=str(tmp_path/"cache"))
+    assert {k: v.num_rows for k, v in ds.items()} == {"train": rep["splits"]["train"]["examples"], "validation": rep["splits"]["val"]["examples"]}
+    back = datasets.load_from_disk(str(out/"hf"))
+    assert {k: v.num_rows for k, v in back.items()} == {k: v["examples"] for k, v in rep["splits"].items()}
+    assert back["test"].features == back["train"].features
 
 
 @pytest.mark.parametrize("args,msg", [
@@ -503,7 +518,7 @@ def test_interrupted_build_leaves_nothing(tmp_path, sig):
     if sig == "SIGINT": os.killpg(p.pid, signal.SIGINT)
     else: p.send_signal(signal.SIGTERM)
     out, err = p.communicate(timeout=120)
-    assert p.returncode != 0
+    assert p.returncode != 0, (p.returncode, err[-3000:])
     assert len(err.strip().splitlines()) == 1 and "interrupted" in err, err
     assert sorted(d.name for d in tmp_path.iterdir()) == ["cs"], "neither the output nor a temporary folder is left"
     time.sleep(1)
@@ -511,16 +526,63 @@ def test_interrupted_build_leaves_nothing(tmp_path, sig):
     assert not alive, f"processes left behind: {alive}"
 
 
-def test_defaults_agree():
-    "The notebook's parameters, build_citesum's defaults and citesum build's options are the same knobs with the same defaults"
-    import inspect
-    import papermill as pm
-    from citesum_nb.build import BuildParams, build_citesum
-    from citesum_nb.cli import build_cli_parser
-    from citesum_nb.params import stage_values
-    nb = {k: v["default"] for k, v in pm.inspect_notebook(str(Path(__file__).resolve().parents[1]/"nbs"/"03_build.ipynb")).items()}
-    lib = {k: v.default for k, v in inspect.signature(build_citesum).parameters.items()}
-    cli = stage_values(build_cli_parser().parse_args(["--out", "x"]))[0]
-    for k in ("max_abstract_chars", "validate_json", "seed", "with_aic", "use_stemmer", "splitter", "thresholds", "split_ratios", "fmt"):
-        assert eval(nb[k]) == (list(lib[k]) if isinstance(lib[k], tuple) else lib[k]) == getattr(cli, k) == getattr(BuildParams(), k), k
-    assert cli.scheduler == lib["scheduler"] == "local"   # the command's own default; the notebook's demo runs in-process
+# ------------------------------------------------------------------ a real Dask cluster: scheduler and workers as separate processes
+def _free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0)); return s.getsockname()[1]
+
+
+def _files(out):
+    "sha256 of every file of a build folder but the report and the card (they hold timings and the command)"
+    import hashlib
+    return {str(f.relative_to(out)): hashlib.sha256(f.read_bytes()).hexdigest() for f in sorted(Path(out).rglob("*"))
+            if f.is_file() and f.name not in ("report.json", "report.md", "README.md")}
+
+
+def test_build_on_a_real_dask_cluster(tmp_path):
+    """`dask scheduler` and two `dask worker` processes on localhost (TCP), as a user starts them: the CL-SciSumm build on
+    them writes the same files as the in-process build; every process the test started is ended by its id"""
+    import os, signal, subprocess, sys, time
+    import psutil
+    from conftest import ROOT
+    from distributed import Client
+    corpus, dask_exe = need_shared("clscisumm"), str(Path(sys.executable).with_name("dask"))
+    port = _free_port(); address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}   # the workers import this checkout's citesum_nb
+    log = open(tmp_path/"cluster.log", "wb")
+    started, t0 = [], time.time()
+    try:
+        started.append(subprocess.Popen([dask_exe, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                                        env=env, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT))
+        for k in range(2):
+            started.append(subprocess.Popen([dask_exe, "worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard",
+                                             "--name", f"worker-{k}", "--local-directory", str(tmp_path/f"w{k}")],
+                                            env=env, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT))
+        with Client(address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=120)
+            where = set(client.run(lambda: __import__("citesum_nb").__file__).values())
+        assert where == {str(ROOT/"citesum_nb"/"__init__.py")}, where
+        t_up = time.time() - t0
+        citesum("build", "--s2orc", corpus, "--out", tmp_path/"cluster", "--scheduler", address, "--license", "cc-by-4.0", "--quiet")
+        t_build = time.time() - t0 - t_up
+        report = _report(tmp_path/"cluster")
+        assert report["settings"]["scheduler"] == address and report["settings"]["workers"] == 2
+        citesum("build", "--s2orc", corpus, "--out", tmp_path/"inproc", "--scheduler", "synchronous", "--license", "cc-by-4.0", "--quiet")
+        assert _files(tmp_path/"cluster") == _files(tmp_path/"inproc")
+        assert report["stages"] == _report(tmp_path/"inproc")["stages"]
+        print(f"cluster up in {t_up:.1f} s, the build on it {t_build:.1f} s")
+    finally:   # every process started here (and what it started: the workers' nanny children), by its id
+        kids = []
+        for p in started:
+            try: kids += psutil.Process(p.pid).children(recursive=True)
+            except psutil.NoSuchProcess: pass
+        for p in reversed(started):
+            if p.poll() is None: p.send_signal(signal.SIGTERM)
+        for p in started:
+            try: p.wait(timeout=30)
+            except subprocess.TimeoutExpired: p.kill(); p.wait()
+        gone, alive = psutil.wait_procs(kids, timeout=10)
+        for c in alive: c.kill()
+        log.close()
+    assert all(p.returncode is not None for p in started)

@@ -86,7 +86,7 @@ def test_dataset_card_licence_comes_from_the_input_corpus(tmp_path):
     corpus = shutil.copytree(sample_corpus_dir(), tmp_path/"corpus")              # not the bundled sample any more
     for lic in ("cc-by-4.0", None):
         out = tmp_path/f"build-{lic}"
-        build_citesum(corpus, out, scheduler="synchronous", progress=False, **({"license": lic} if lic else {}))
+        build_citesum(BuildParams(s2orc_dir=str(corpus), **({"license": lic} if lic else {})), out, progress=False)
         card = DatasetCard.load(dataset_card(out))
         assert card.data.license == (lic or "odc-by")
         assert ("ODC-By 1.0" in card.text) == (lic is None)

@@ -87,7 +87,7 @@ def test_the_parsed_titles_agree():
 @pytest.mark.parametrize("scheduler", ["synchronous"])
 def test_the_build_finds_every_related_work_section(tmp_path, scheduler):
     "A corpus whose Related Work titles are written in odd JSON: the build finds as many as `--validate-json` (which parses every line)"
-    from citesum_nb.build import build_citesum
+    from citesum_nb.build import BuildParams, build_citesum
     from citesum_nb.core import sample_corpus_dir
     src = sample_corpus_dir()/"pdf_parses"
     rng, lines, n_rw = random.Random(3), [], 0
@@ -106,7 +106,7 @@ def test_the_build_finds_every_related_work_section(tmp_path, scheduler):
     (corpus/"pdf_parses").mkdir(parents=True); (corpus/"metadata").mkdir()
     (corpus/"pdf_parses"/"pdf_parses_0.jsonl.gz").write_bytes(gzip.compress(b"\n".join(lines) + b"\n"))
     for f in (sample_corpus_dir()/"metadata").glob("*.gz"): (corpus/"metadata"/f.name).write_bytes(f.read_bytes())
-    fast = build_citesum(corpus, tmp_path/"fast", scheduler=scheduler, progress=False)["stages"]
-    full = build_citesum(corpus, tmp_path/"full", scheduler=scheduler, progress=False, validate_json=True)["stages"]
+    fast = build_citesum(BuildParams(s2orc_dir=str(corpus), scheduler=scheduler), tmp_path/"fast", progress=False)["stages"]
+    full = build_citesum(BuildParams(s2orc_dir=str(corpus), scheduler=scheduler, validate_json=True), tmp_path/"full", progress=False)["stages"]
     assert fast["papers_with_related_work"] == full["papers_with_related_work"] == n_rw > 20
     assert fast["kept"] == full["kept"] > 0
