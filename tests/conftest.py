@@ -1,4 +1,4 @@
-import os, subprocess, sys
+import contextlib, io, os, subprocess, sys, tempfile, traceback
 from pathlib import Path
 
 import pytest
@@ -10,13 +10,67 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 
-def citesum(*args, check=True, cwd=ROOT, timeout=900):
-    "Run the installed `citesum` command; returns the CompletedProcess"
+def citesum_exe()->str:
+    "The installed `citesum` console script (the one beside this Python, else the one on PATH)"
     exe = Path(sys.executable).with_name("citesum")
-    cmd = [str(exe) if exe.exists() else "citesum", *map(str, args)]
-    r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    return str(exe) if exe.exists() else "citesum"
+
+
+@contextlib.contextmanager
+def _captured_fds():
+    "Standard output and error of this process, Python objects and file descriptors 1 and 2 alike, into two files"
+    files = [tempfile.TemporaryFile(mode="w+b") for _ in range(2)]
+    texts = [io.StringIO(), io.StringIO()]
+    for s in (sys.stdout, sys.stderr): s.flush()
+    saved = [os.dup(1), os.dup(2)]
+    old = sys.stdout, sys.stderr
+    try:
+        os.dup2(files[0].fileno(), 1); os.dup2(files[1].fileno(), 2)
+        sys.stdout, sys.stderr = texts
+        result = {}
+        yield result
+    finally:
+        for s in (sys.stdout, sys.stderr): s.flush()
+        sys.stdout, sys.stderr = old
+        os.dup2(saved[0], 1); os.dup2(saved[1], 2)
+        for fd in saved: os.close(fd)
+        for k, f, t in zip(("stdout", "stderr"), files, texts):
+            f.seek(0)
+            result[k] = t.getvalue() + f.read().decode("utf-8", "replace")   # what Python printed, then what C code and children wrote
+            f.close()
+
+
+def _in_process(args:list, cwd, input:str|None)->tuple:
+    "`citesum ARGS` as `citesum_nb.cli.main(ARGS)` in this process: (exit status, stdout, stderr); the working folder,"
+    "standard input and the environment are set for the call and restored after it"
+    from citesum_nb.cli import main
+    env, here, stdin = dict(os.environ), os.getcwd(), sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO((input or "").encode()), encoding="utf-8")
+    try:
+        os.chdir(cwd)
+        with _captured_fds() as out:
+            try: rc = main(args)
+            except SystemExit as e: rc = e.code if isinstance(e.code, int) else (0 if e.code is None else (print(e.code, file=sys.stderr), 1)[1])
+            except Exception: traceback.print_exc(); rc = 1    # what the console script would show: a traceback, status 1
+    finally:
+        os.chdir(here); sys.stdin = stdin
+        os.environ.clear(); os.environ.update(env)
+    return int(rc or 0), out["stdout"], out["stderr"]
+
+
+def citesum(*args, check=True, cwd=ROOT, timeout=900, input:str|None=None, process=False)->subprocess.CompletedProcess:
+    """`citesum ARGS`, by default in this process (`citesum_nb.cli.main`, output captured): what a command does.
+    `process=True` runs the installed console script in a child process with `timeout`: for what is about the process
+    itself (its exit status as the shell sees it, signals, the console script)."""
+    args = [str(a) for a in args]
+    if process:
+        cmd = [citesum_exe(), *args]
+        r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, input=input)
+    else:
+        rc, out, err = _in_process(args, cwd, input)
+        r = subprocess.CompletedProcess(["citesum", *args], rc, out, err)
     if check and r.returncode != 0:
-        raise AssertionError(f"{' '.join(cmd)} exited {r.returncode}\nstdout:\n{r.stdout[-3000:]}\nstderr:\n{r.stderr[-3000:]}")
+        raise AssertionError(f"citesum {' '.join(args)} exited {r.returncode}\nstdout:\n{r.stdout[-3000:]}\nstderr:\n{r.stderr[-3000:]}")
     return r
 
 
@@ -26,3 +80,153 @@ def need_shared(name):
     p = shared_data(name, start=ROOT)
     if p is None: pytest.skip(f"shared data folder '{name}' not found next to the project (set CITESUM_SHARED_DATA to run this test)")
     return p
+
+
+# --- what is made once per test run and shared (with pytest-xdist, by every worker) --------------------------------
+
+def shared_once(factory, name:str, make)->dict:
+    """`make(folder)` once per test run: its result (a JSON-able dict) and `folder` are shared by every test and, under
+    pytest-xdist, by every worker (the first to ask makes it under a lock; a failure is kept and raised for each asker)"""
+    import json
+    from filelock import FileLock
+    root = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"): root = root.parent
+    folder, done = root/f"shared-{name}", root/f"shared-{name}.json"
+    with FileLock(str(root/f"shared-{name}.lock")):
+        if not done.exists():
+            try: result = {"ok": True, **make(folder)}
+            except BaseException as e:
+                done.write_text(json.dumps({"ok": False, "error": f"{type(e).__name__}: {e}"[-6000:]})); raise
+            done.write_text(json.dumps(result, default=str))
+    result = json.loads(done.read_text())
+    if not result["ok"]: pytest.fail(f"the shared {name} could not be made (first attempt):\n{result['error']}")
+    return result
+
+
+def copy_checkout(dest:Path)->Path:
+    "The project's files as a fresh clone has them (tracked files and new files git does not ignore), nothing else"
+    import shutil
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for rel in filter(None, files.decode().split("\0")):
+        if (ROOT/rel).is_file(): (dest/rel).parent.mkdir(parents=True, exist_ok=True); shutil.copy2(ROOT/rel, dest/rel)
+    return dest
+
+
+def _dependency_closure(requires:list)->dict:
+    "{name: Distribution} of the installed distributions that `requires` (Requires-Dist lines, no extras) needs, transitively"
+    import importlib.metadata as md
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+    seen, done, todo = {}, set(), [(r, "") for r in requires]
+    while todo:
+        line, extra = todo.pop()
+        r = Requirement(line)
+        if r.marker and not r.marker.evaluate({"extra": extra}): continue
+        name = canonicalize_name(r.name)
+        for want in ("", *sorted(r.extras)):      # the distribution itself, then each extra asked of it
+            if (name, want) in done: continue
+            done.add((name, want))
+            try: d = seen.get(name) or md.distribution(r.name)
+            except md.PackageNotFoundError: break  # an optional or platform dependency this environment does not have
+            seen[name] = d
+            todo += [(x, want) for x in d.requires or []]
+    return seen
+
+
+def make_wheel_env(folder:Path)->dict:
+    """The project's wheel, built from a copy of the checkout, installed alone in a fresh environment that sees only the
+    wheel's own dependencies (no extras: no Sphinx, no pytest, no JupyterLab), linked from this environment, not downloaded"""
+    import sysconfig, zipfile
+    src = copy_checkout(folder/"src")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(folder/"dist"), str(src)],
+                   check=True, capture_output=True, text=True)
+    whl = next((folder/"dist").glob("citesum_nb-*.whl"))
+    venv = folder/"venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = Path(subprocess.run([str(venv/"bin"/"python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    with zipfile.ZipFile(whl) as z:
+        meta = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+        requires = [l.split(":", 1)[1].strip() for l in z.read(meta).decode().splitlines() if l.startswith("Requires-Dist:")]
+    deps = _dependency_closure(requires)
+    here = Path(sysconfig.get_paths()["purelib"])
+    tops = {Path(str(f)).parts[0] for d in deps.values() for f in (d.files or []) if not str(f).startswith("..")}
+    tops |= {Path(d._path).name for d in deps.values()}                      # each distribution's .dist-info folder
+    for t in sorted(tops):
+        if (here/t).exists() and not (site/t).exists() and not t.endswith(".pth"): (site/t).symlink_to(here/t)
+    for f in (str(f) for d in deps.values() for f in (d.files or []) if str(f).startswith("..")):   # data files: share/jupyter, etc/
+        src, dst = Path(os.path.normpath(here/f)), Path(os.path.normpath(site/f))
+        if src.is_file() and dst.relative_to(venv).parts[0] in ("share", "etc") and not dst.exists():
+            dst.parent.mkdir(parents=True, exist_ok=True); dst.symlink_to(src)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(venv/"bin"/"python"), "install", "--no-deps", "--no-compile", "-q", str(whl)],
+                   check=True, capture_output=True, text=True)
+    return {"venv": str(venv), "wheel": str(whl), "requires": requires, "linked": sorted(deps)}
+
+
+@pytest.fixture(scope="session")
+def wheel_env(tmp_path_factory)->dict:
+    "{venv, wheel, requires, linked}: the wheel installed alone, made once per test run"
+    return shared_once(tmp_path_factory, "wheel", make_wheel_env)
+
+
+def user_env(home:Path, tmp:Path, path_first:Path)->dict:
+    "A user's shell: no CI flag, no test runner, no pointer to shared data, no PYTHONPATH; a fresh HOME and TMPDIR"
+    keep = ("LANG", "LC_ALL", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE", "MPLBACKEND", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+    env = {k: os.environ[k] for k in keep if k in os.environ}
+    return {**env, "HOME": str(home), "TMPDIR": str(tmp), "PATH": f"{path_first}:/usr/local/bin:/usr/bin:/bin", "LANG": env.get("LANG", "C.UTF-8")}
+
+
+DEMO = "citesum run params/runs/demo.yaml"
+
+
+def make_demo_run(folder:Path, venv:Path)->dict:
+    """README command 1's job as a user runs it: `citesum run params/runs/demo.yaml` in a copy of the checkout with no
+    ../shared beside it, by the installed wheel's `citesum` (a user's environment, a fresh HOME and TMPDIR)"""
+    import time
+    clone = copy_checkout(folder/"work"/"citesum-nb")
+    assert not any((p/"shared"/"data").exists() for p in clone.parents), "the copy must have no shared/data above it"
+    home, tmp = folder/"home", folder/"tmpdir"
+    for d in (home, tmp): d.mkdir()
+    before = sorted(p.name for p in folder.iterdir())
+    outside_runs = lambda: sorted(str(p.relative_to(clone)) for p in clone.rglob("*") if p.relative_to(clone).parts[0] != "runs")
+    outside_before = outside_runs()
+    t = time.time()
+    r = subprocess.run(DEMO, shell=True, cwd=clone, env=user_env(home, tmp, venv/"bin"), capture_output=True, text=True, timeout=1800)
+    seconds = time.time() - t
+    (folder/"stdout.txt").write_text(r.stdout); (folder/"stderr.txt").write_text(r.stderr)
+    assert r.returncode == 0, f"{DEMO} failed in a clone without shared data:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    return {"clone": str(clone), "run": str(clone/"runs"/"demo_run"), "home": str(home), "tmpdir": str(tmp), "seconds": seconds,
+            "beside_before": before, "beside_after": sorted(p.name for p in folder.iterdir() if p.name not in ("stdout.txt", "stderr.txt")),
+            "outside_runs_before": outside_before, "outside_runs_after": outside_runs(),
+            "stdout": r.stdout[-20000:], "stderr": r.stderr[-20000:]}
+
+
+@pytest.fixture(scope="session")
+def demo(tmp_path_factory, wheel_env)->dict:
+    "The demo run (README command 1's job), made once per test run and read by the README, wheel, browser and figure tests"
+    return shared_once(tmp_path_factory, "demo", lambda f: make_demo_run(f, Path(wheel_env["venv"])))
+
+
+def make_docs_site(folder:Path, run:Path)->dict:
+    "The whole docs site as `citesum docs --out DIR` builds it, with the outputs of the demo run's executed notebooks"
+    import time
+    t = time.time()
+    r = citesum("docs", "--out", folder/"site", "--outputs-from", run)
+    return {"site": str(folder/"site"), "stdout": r.stdout, "seconds": time.time() - t}
+
+
+@pytest.fixture(scope="session")
+def docs_site(tmp_path_factory, demo)->dict:
+    "{site, stdout, seconds}: the docs site with the demo run's outputs, made once per test run (docs and browser tests)"
+    return shared_once(tmp_path_factory, "docs", lambda f: make_docs_site(f, Path(demo["run"])))
+
+
+# Tests that read the shared demo run or docs site run on one pytest-xdist worker ("demo" group), and first: they make
+# the longest chain of the run (wheel -> demo -> docs site); the other worker takes the rest meanwhile.
+DEMO_GROUP = ("test_readme.py", "test_wheel.py", "test_browser.py", "test_docs.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.name in DEMO_GROUP: item.add_marker(pytest.mark.xdist_group("demo"))
+    items.sort(key=lambda i: i.path.name not in DEMO_GROUP)   # stable: the demo group first, then the rest in collection order

@@ -1,10 +1,10 @@
-"A real browser (headless Chromium) shows the docs site and a run's index.html, every image loads; the screenshots are kept as test artefacts."
+"A real browser (headless Chromium) shows the docs site and the demo run's index.html, every image loads; the screenshots are kept as test artefacts."
 import os
+from pathlib import Path
 
 import pytest
-import yaml
 
-from conftest import ROOT, citesum
+from conftest import ROOT
 from citesum_nb.docs import browser_check, browser_screenshot, check_links, find_browser
 
 SHOTS = ROOT/"runs"/"browser_check"   # the screenshots this test keeps (runs/ is scratch, ignored by git)
@@ -18,16 +18,10 @@ def _need_browser()->str:
     pytest.skip("no Chromium or Chrome found: install Debian's `chromium` package (apt-get install -y chromium) to run the browser check")
 
 
-def test_docs_and_run_index_in_a_real_browser(tmp_path):
-    "A real run (04_analysis: figures and tables) and its index.html; the docs home page and the analysis page with its figures"
+def test_docs_and_run_index_in_a_real_browser(demo, docs_site):
+    "The demo run's index.html (figures and tables), the docs home page and the analysis page with the demo's figures"
     browser = _need_browser()
-    spec = tmp_path/"browser_run.yaml"
-    spec.write_text(yaml.safe_dump({"run_dir": str(tmp_path/"run"), "steps": [{"notebook": "04_analysis", "parameters": {
-        "out_dir": "{run_dir}/04_analysis", "fig_dir": "{run_dir}/04_analysis/figures"}}]}))
-    citesum("run", spec, "--project", ROOT, timeout=900)
-    run, site = tmp_path/"run", tmp_path/"site"
-    citesum("docs", "--run-index", run)
-    citesum("docs", "--out", site, "--only", "04_analysis", "--execute", timeout=900)   # the page with every figure (papermill under MPLBACKEND=Agg keeps none inline)
+    run, site = Path(demo["run"]), Path(docs_site["site"])
     pages = {"docs_home": site/"index.html", "docs_notebook": site/"analysis.html", "run_index": run/"index.html"}
     assert check_links(site) == [] and check_links(run, [run/"index.html"]) == []
     seen = {k: browser_check(p, browser) for k, p in pages.items()}

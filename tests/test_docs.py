@@ -19,12 +19,9 @@ MIXED_IMPORTS = {"00_core", "03_build", "06_train", "07_transfer", "10_cli", "11
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    "The whole site, as `citesum docs --out DIR` builds it; (folder, stdout, seconds)"
-    out = tmp_path_factory.mktemp("docs")/"site"
-    t = time.time()
-    r = citesum("docs", "--out", out, timeout=1500)
-    return out, r.stdout, time.time() - t
+def site(docs_site):
+    "The whole site, as `citesum docs --out DIR --outputs-from RUN` builds it from the demo run; (folder, stdout, seconds)"
+    return Path(docs_site["site"]), docs_site["stdout"], docs_site["seconds"]
 
 
 def test_every_notebook_and_module_has_a_page_and_every_link_resolves(site):

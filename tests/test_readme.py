@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, need_shared
+from conftest import ROOT, citesum, need_shared
 from test_run import noisy_outputs
 
 READMES = ("README.md", "bench/README.md")
 SETUP = ("python3 -m venv", "pip install", ". .venv/bin/activate")
 # command (as documented) -> (test file, text of that test that runs it)
 ELSEWHERE = {
-    "citesum docs --out _docs": ("test_docs.py", 'citesum("docs", "--out", out'),
+    "citesum docs --out _docs": ("conftest.py", 'citesum("docs", "--out", folder/"site"'),
     "citesum init DIR": ("test_wheel.py", '"citesum", "init", "."'),
     "citesum run params/09_citation_resolution.clscisumm.yaml": ("test_run.py", '"run", "params/09_citation_resolution.clscisumm.yaml"'),
     "citesum crosseval --params params/12_crosseval.small.yaml --set systems=lead,oracle,logreg":
@@ -108,38 +108,22 @@ def test_commands_run_elsewhere_are_run_there():
         assert text in (ROOT/"tests"/test_file).read_text(), f"{test_file} no longer runs {cmd!r}"
 
 
-def _copy_checkout(dest:Path)->Path:
-    "The project's files as a fresh clone has them (tracked files and new files git does not ignore), nothing else"
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
-    for rel in filter(None, files.decode().split("\0")):
-        if (ROOT/rel).is_file(): (dest/rel).parent.mkdir(parents=True, exist_ok=True); shutil.copy2(ROOT/rel, dest/rel)
-    return dest
-
-
-def _env(clone:Path, user:bool)->dict:
-    "A user's shell (no CI flag, no test runner, no pointer to shared data) or the test's; the venv's programs first"
-    drop = ("CI", "PYTEST_CURRENT_TEST", "IN_TEST", "CITESUM_SHARED_DATA") if user else ("PYTEST_CURRENT_TEST",)
-    env = {k: v for k, v in os.environ.items() if k not in drop}
+def _env(clone:Path)->dict:
+    "The test's environment for a documented command in the copy: the venv's programs first, the copy's library"
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
     return {**env, "PYTHONPATH": str(clone), "PATH": f"{Path(sys.executable).parent}:{env.get('PATH', '/usr/bin:/bin')}"}
 
 
 @pytest.fixture(scope="module")
-def clone(tmp_path_factory):
-    "A copy of the checkout, after README command 1's job ran in it with no ../shared beside it"
-    root = tmp_path_factory.mktemp("readme")
-    clone = _copy_checkout(root/"work"/"citesum-nb")
-    assert not any((p/"shared"/"data").exists() for p in clone.parents), "the copy must have no shared/data above it"
-    job = next(c for c, *_ in COMMANDS if c.startswith("citesum run params/runs/demo.yaml"))
-    r = subprocess.run(job, shell=True, cwd=clone, env=_env(clone, user=True), capture_output=True, text=True, timeout=1500)
-    assert r.returncode == 0, f"{job} failed in a clone without shared data:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
-    yield clone, r
-    shutil.rmtree(root, ignore_errors=True)
+def clone(demo):
+    "The copy of the checkout where README command 1's job ran with no ../shared beside it (the shared demo run)"
+    return Path(demo["clone"]), demo
 
 
 def test_main_job_runs_in_a_clone_without_shared_data(clone):
     "README command 1 on a user's clone: every stage runs, skipped steps say so in one line"
-    clone, r = clone
-    run = clone/"runs"/"demo_run"
+    clone, demo = clone
+    run = Path(demo["run"])
     plan = yaml.safe_load((run/"run.yaml").read_text())["steps"]
     for step in plan: assert (run/f"{step['name']}.ipynb").exists(), f"step {step['name']} left no executed notebook"
     log = [json.loads(l) for l in (run/"run_log.jsonl").read_text().splitlines()]
@@ -147,8 +131,8 @@ def test_main_job_runs_in_a_clone_without_shared_data(clone):
     analysis = (run/"04_analysis.ipynb").read_text()
     assert "skipped the SciTLDR rows" in analysis and "allenai/scitldr" in analysis   # one line that says where to get it
     assert (run/"04_analysis"/"figures"/"04_extractiveness.png").exists()
-    assert "run folder:" in r.stdout and "03_build/dataset/report.md" in r.stdout
-    assert "without encryption" not in r.stdout + r.stderr                          # the kernels talk over IPC
+    assert "run folder:" in demo["stdout"] and "03_build/dataset/report.md" in demo["stdout"]
+    assert "without encryption" not in demo["stdout"] + demo["stderr"]                         # the kernels talk over IPC
     noisy = [x for s in plan for x in noisy_outputs(run/f"{s['name']}.ipynb")]
     assert noisy == [], "\n".join(noisy)                                             # no warning cells, one progress output per cell at most
     index = (run/"index.html").read_text()
@@ -167,7 +151,11 @@ def test_documented_command(cmd, comment, where, clone):
     if "../shared" in run and not shared.exists():
         shared.symlink_to(need_shared("scitldr").parents[1], target_is_directory=True)   # ../shared/data beside the copy
     t = time.time()
-    r = subprocess.run(run, shell=True, cwd=clone, env=_env(clone, user=False), capture_output=True, text=True, timeout=1200)
+    words = shlex.split(run)
+    if words[0] == "citesum" and not set(run) & set("|<>;$`&*"):   # a plain command: `citesum_nb.cli.main` in this process, in the copy
+        r = citesum(*words[1:], cwd=clone, check=False)
+    else:
+        r = subprocess.run(run, shell=True, cwd=clone, env=_env(clone), capture_output=True, text=True, timeout=1200)
     print(f"{time.time() - t:6.1f} s  {run}")
     assert r.returncode == 0, f"{where}: `{run}` exited {r.returncode}\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}"
     if kind == "help": assert "usage:" in r.stdout

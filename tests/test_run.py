@@ -167,22 +167,38 @@ STAGE_COMMANDS = {"build": ("citesum_nb.build", "BuildParams"), "train": ("cites
                   "transfer": ("citesum_nb.transfer", "TransferParams"), "resolve": ("citesum_nb.resolve", "ResolveParams"),
                   "cloze build": ("citesum_nb.cloze", "ClozeParams"), "crosseval": ("citesum_nb.crosseval", "CrossEvalParams"),
                   "summarize": ("citesum_nb.summarize", "SummarizeParams")}
-_PROBE = ("import json, sys\nfrom citesum_nb.cli import main\ntry: rc = main(sys.argv[1:])\nexcept SystemExit as e: rc = e.code\n"
-          "print(json.dumps({'rc': rc, 'heavy': sorted(m for m in ('torch', 'transformers') if m in sys.modules)}), file=sys.stderr)")
+_PROBE = """import contextlib, io, json, sys
+from citesum_nb.cli import main
+for cmd in json.loads(sys.argv[1]):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try: rc = main(cmd + ["--help"])
+        except SystemExit as e: rc = e.code
+    heavy = sorted(m for m in ("torch", "transformers") if m in sys.modules)
+    print(json.dumps({"cmd": cmd, "rc": rc, "heavy": heavy, "stdout": out.getvalue(), "stderr": err.getvalue()[-2000:]}), flush=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def helps()->dict:
+    "`citesum <command> --help` for every command, one after another in one fresh process (heavy imports stay in sys.modules:"
+    "the first command that imports torch or transformers is the one named)"
+    r = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(_commands())], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return {" ".join(d["cmd"]): d for d in map(json.loads, r.stdout.splitlines())}
 
 
 @pytest.mark.parametrize("cmd", _commands(), ids=" ".join)
-def test_help_loads_no_torch_and_lists_every_key(cmd):
+def test_help_loads_no_torch_and_lists_every_key(cmd, helps):
     "`citesum <command> --help` in a fresh process: exit 0, no torch or transformers imported, every key --set accepts listed"
     import importlib
-    r = subprocess.run([sys.executable, "-c", _PROBE, *cmd, "--help"], capture_output=True, text=True, timeout=300)
-    probe = json.loads(r.stderr.strip().splitlines()[-1])
-    assert probe["rc"] == 0 and r.stdout.startswith(f"usage: citesum {' '.join(cmd)}"), r.stderr[-2000:]
+    probe = helps[" ".join(cmd)]
+    assert probe["rc"] == 0 and probe["stdout"].startswith(f"usage: citesum {' '.join(cmd)}"), probe["stderr"]
     assert probe["heavy"] == [], f"`citesum {' '.join(cmd)} --help` imported {probe['heavy']}"
     if " ".join(cmd) in STAGE_COMMANDS:
         mod, cls = STAGE_COMMANDS[" ".join(cmd)]
         names = getattr(importlib.import_module(mod), cls).names()
-        keys = r.stdout[r.stdout.index("--set KEY=VALUE accepts"):]
+        keys = probe["stdout"][probe["stdout"].index("--set KEY=VALUE accepts"):]
         assert [n for n in names if not re.search(rf"\b{n}\b", keys)] == []
 
 

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# The project's test command: every notebook with its default parameters (nbdev-test), then pytest.
+# The project's test command: every notebook with its default parameters (nbdev-test), then pytest on two workers.
+# Both halves run work side by side on the machine's cores, so each process computes on one thread (a tiny model or a
+# BLAS call gains nothing from a second thread here, and threads that wait for a busy core burn CPU time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 MPLBACKEND=Agg
-nbdev-test --n-workers "${NBDEV_WORKERS:-2}" --timing
-python -m pytest tests -q --durations=25
+export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false
+workers="${TEST_WORKERS:-2}"
+nbdev-test --n-workers "$workers" --timing
+# tests that read the shared demo run or docs site form one xdist group (tests/conftest.py); --timeout ends a hang
+python -m pytest tests -q -n "$workers" --dist loadgroup --durations=25 --timeout=1800 "$@"
