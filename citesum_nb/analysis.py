@@ -144,8 +144,12 @@ COLUMN_WIDTH = 3.3  # inches, one column of a two-column paper
 
 @contextmanager
 def paper_style():
-    "The project's figure style for what is drawn inside the `with` block: `PAPER_RC` on seaborn's `ticks`"
-    with plt.rc_context(PAPER_RC), sns.axes_style("ticks"): yield
+    "The project's figure style for what is drawn inside the `with` block: `PAPER_RC` on seaborn's `ticks`; only these keys are set and restored"
+    style = {**PAPER_RC, **sns.axes_style("ticks")}
+    old = {k: matplotlib.rcParams[k] for k in style}
+    matplotlib.rcParams.update(style)
+    try: yield
+    finally: matplotlib.rcParams.update(old)
 
 CAPTION_KEYS = {"png": "Description", "pdf": "Subject"}   # the metadata field that holds a figure's caption, per format
 
@@ -155,7 +159,9 @@ def save_figure(fig:plt.Figure, fig_dir:str|Path, name:str,
     "Save `fig` as `fig_dir/name.png` and `.pdf` (with `caption` in their metadata); return the paths"
     d = ensure_dir(fig_dir)
     paths = [d/f"{name}.{ext}" for ext in CAPTION_KEYS]
-    for p in paths: fig.savefig(p, dpi=300, bbox_inches="tight", metadata={CAPTION_KEYS[p.suffix[1:]]: caption} if caption else None)
+    for p in paths:   # no creation date in the PDF: the same figure gives the same file (figures/ is committed)
+        meta = ({CAPTION_KEYS[p.suffix[1:]]: caption} if caption else {}) | ({"CreationDate": None} if p.suffix == ".pdf" else {})
+        fig.savefig(p, dpi=300, bbox_inches="tight", metadata=meta or None)
     return paths
 
 def figure_caption(path)->str:
