@@ -186,7 +186,7 @@ def plot_discipline_distribution(dist:pd.DataFrame, # output of `discipline_dist
                     orient="h", width=0.75)
         ax.set_xscale("log")
         lo = dist["share"].min() if len(dist) else 0.1
-        ax.set_xlim(10**np.floor(np.log10(lo)) if lo > 0 else 0.01, dist["share"].max()*4 if len(dist) else 100)
+        ax.set_xlim(10**np.floor(np.log10(lo) - 0.01) if lo > 0 else 0.01, dist["share"].max()*4 if len(dist) else 100)   # a power of ten below the smallest bar
         for y, v in enumerate(dist["share"]):
             ax.text(v*1.08, y, f"{v:.1f}%" if v >= 0.1 else f"{v:.2f}%", va="center", fontsize=6)
         ax.set_xlabel("Share of cited papers (%, log scale)")
