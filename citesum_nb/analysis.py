@@ -355,7 +355,7 @@ def plot_extractiveness(per:pd.DataFrame, # per-pair values from `extractiveness
         pal = dict(zip(per["Dataset"].unique(), sns.color_palette("colorblind")))
         nov = per.melt(id_vars="Dataset", value_vars=[f"novel_{n}" for n in ns], var_name="n", value_name="novel")
         nov["n"] = nov["n"].str.split("_").str[1]
-        sns.pointplot(data=nov, x="n", y="novel", hue="Dataset", palette=pal, ax=a1, errorbar=("ci", 95),
+        sns.pointplot(data=nov, x="n", y="novel", hue="Dataset", palette=pal, ax=a1, errorbar=("ci", 95), seed=0,
                       markersize=3, linewidth=1, dodge=0.25 if len(pal) > 1 else False, legend=False, err_kws={"linewidth": 0.8})
         a1.set_xlabel("n-gram size"); a1.set_ylabel("Novel n-grams (%)"); a1.set_ylim(0, 100)
         for name, d in per.groupby("Dataset", sort=False):
