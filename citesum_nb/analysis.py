@@ -144,8 +144,12 @@ COLUMN_WIDTH = 3.3  # inches, one column of a two-column paper
 
 @contextmanager
 def paper_style():
-    "The project's figure style for what is drawn inside the `with` block: `PAPER_RC` on seaborn's `ticks`"
-    with plt.rc_context(PAPER_RC), sns.axes_style("ticks"): yield
+    "The project's figure style for what is drawn inside the `with` block: `PAPER_RC` on seaborn's `ticks`; only these keys are set and restored"
+    style = {**PAPER_RC, **sns.axes_style("ticks")}
+    old = {k: matplotlib.rcParams[k] for k in style}
+    matplotlib.rcParams.update(style)
+    try: yield
+    finally: matplotlib.rcParams.update(old)
 
 CAPTION_KEYS = {"png": "Description", "pdf": "Subject"}   # the metadata field that holds a figure's caption, per format
 
@@ -155,7 +159,9 @@ def save_figure(fig:plt.Figure, fig_dir:str|Path, name:str,
     "Save `fig` as `fig_dir/name.png` and `.pdf` (with `caption` in their metadata); return the paths"
     d = ensure_dir(fig_dir)
     paths = [d/f"{name}.{ext}" for ext in CAPTION_KEYS]
-    for p in paths: fig.savefig(p, dpi=300, bbox_inches="tight", metadata={CAPTION_KEYS[p.suffix[1:]]: caption} if caption else None)
+    for p in paths:   # no creation date in the PDF: the same figure gives the same file (figures/ is committed)
+        meta = ({CAPTION_KEYS[p.suffix[1:]]: caption} if caption else {}) | ({"CreationDate": None} if p.suffix == ".pdf" else {})
+        fig.savefig(p, dpi=300, bbox_inches="tight", metadata=meta or None)
     return paths
 
 def figure_caption(path)->str:
@@ -180,7 +186,7 @@ def plot_discipline_distribution(dist:pd.DataFrame, # output of `discipline_dist
                     orient="h", width=0.75)
         ax.set_xscale("log")
         lo = dist["share"].min() if len(dist) else 0.1
-        ax.set_xlim(10**np.floor(np.log10(lo)) if lo > 0 else 0.01, dist["share"].max()*4 if len(dist) else 100)
+        ax.set_xlim(10**np.floor(np.log10(lo) - 0.01) if lo > 0 else 0.01, dist["share"].max()*4 if len(dist) else 100)   # a power of ten below the smallest bar
         for y, v in enumerate(dist["share"]):
             ax.text(v*1.08, y, f"{v:.1f}%" if v >= 0.1 else f"{v:.2f}%", va="center", fontsize=6)
         ax.set_xlabel("Share of cited papers (%, log scale)")
@@ -349,7 +355,7 @@ def plot_extractiveness(per:pd.DataFrame, # per-pair values from `extractiveness
         pal = dict(zip(per["Dataset"].unique(), sns.color_palette("colorblind")))
         nov = per.melt(id_vars="Dataset", value_vars=[f"novel_{n}" for n in ns], var_name="n", value_name="novel")
         nov["n"] = nov["n"].str.split("_").str[1]
-        sns.pointplot(data=nov, x="n", y="novel", hue="Dataset", palette=pal, ax=a1, errorbar=("ci", 95),
+        sns.pointplot(data=nov, x="n", y="novel", hue="Dataset", palette=pal, ax=a1, errorbar=("ci", 95), seed=0,
                       markersize=3, linewidth=1, dodge=0.25 if len(pal) > 1 else False, legend=False, err_kws={"linewidth": 0.8})
         a1.set_xlabel("n-gram size"); a1.set_ylabel("Novel n-grams (%)"); a1.set_ylim(0, 100)
         for name, d in per.groupby("Dataset", sort=False):

@@ -7,12 +7,13 @@ __all__ = ['PATH', 'PATH_OR_NAME', 'FilePath', 'PathOrName', 'CoreParams', 'Para
            'RawTextsNotebookParams', 'EngineNotebookParams', 'DataNotebookParams', 'MAX_PARAMS_BYTES', 'TABLE_KEYS',
            'Check', 'type_name', 'check_value', 'load_yaml', 'value_from_text', 'StageParams', 'parameters_cell',
            'cli_option', 'add_cli_options', 'parse_set', 'NestedPaths', 'path_kinds', 'resolve_paths', 'stage_params',
-           'ExamplesParams', 'examples_params', 'read_yaml', 'project_root', 'file_base', 'check_identifier',
-           'is_table', 'table_rows', 'fill_run_dir', 'row_values', 'file_values', 'given_values', 'command_defaults',
-           'load_params', 'check_inputs', 'CommandParser', 'stage_parser', 'stage_values']
+           'ExamplesParams', 'examples_params', 'read_yaml', 'project_root', 'file_base', 'defaults_base',
+           'rooted_defaults', 'check_identifier', 'is_table', 'table_rows', 'fill_run_dir', 'row_values', 'file_values',
+           'given_values', 'command_defaults', 'load_params', 'check_inputs', 'CommandParser', 'stage_parser',
+           'stage_values']
 
 # %% ../nbs/00a_params.ipynb #6628085d
-import argparse, dataclasses, inspect, io, linecache, math, re, textwrap, tokenize, types, typing
+import argparse, dataclasses, importlib.util, inspect, io, linecache, math, re, textwrap, tokenize, types, typing
 from dataclasses import asdict, dataclass, field, fields, make_dataclass
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, get_args, get_origin
@@ -208,8 +209,11 @@ class StageParams:
 
     @classmethod
     def from_globals(cls, ns:dict):
-        "The parameters as a notebook holds them (after papermill's injection), checked before any work"
-        return cls.from_dict({k: ns[k] for k in cls.names() if k in ns}, f"{cls.notebook} parameters")
+        "The parameters as a notebook holds them (after papermill's injection), checked before any work; relative path defaults rooted in the project (`rooted_defaults`, written back to `ns`)"
+        p = cls.from_dict({k: ns[k] for k in cls.names() if k in ns}, f"{cls.notebook} parameters")
+        moved = rooted_defaults(p)
+        ns.update(moved)
+        return p.replace(**moved) if moved else p
 
     def to_dict(self)->dict: return asdict(self)
     def replace(self, **changes):
@@ -362,6 +366,25 @@ def file_base(path)->Path:
     "The folder relative paths in params file `path` are read from: the project root for files under its params/, else the file's folder"
     path = Path(path).resolve(); root = project_root(path.parent)
     return root if root is not None and (root/"params") in path.parents else path.parent
+
+# %% ../nbs/00a_params.ipynb #3e6a4c90
+def defaults_base(start=None,  # the working directory (default: the current one)
+                 )->Path:
+    "The folder notebooks' relative path defaults are read from: `nbs/` of the project around `start`, else of the project holding the library, else `start`"
+    start = Path(start or Path.cwd()).resolve()
+    lib = importlib.util.find_spec("citesum_nb")
+    root = project_root(start) or (project_root(Path(lib.origin).parent) if lib and lib.origin else None)
+    return root/"nbs" if root is not None else start
+
+def rooted_defaults(p:StageParams,  # a notebook's checked parameters
+                    start=None,     # the working directory (default: the current one)
+                   )->dict:
+    "Name -> absolute path of each path parameter of `p` still at its relative default, read from `defaults_base(start)`; {} where that is `start`"
+    start = Path(start or Path.cwd()).resolve()
+    base, d = defaults_base(start), type(p)()
+    if base == start: return {}
+    return {n: str((base/v).resolve()) for n, kind in path_kinds(type(p)).items() if kind == PATH
+            and isinstance(v := getattr(p, n), str) and v and v == getattr(d, n) and not Path(v).expanduser().is_absolute()}
 
 # %% ../nbs/00a_params.ipynb #24317353
 TABLE_KEYS = ("description", "notebook", "defaults", "rows", "profiles", "after")

@@ -294,3 +294,32 @@ def test_defaults_go_under_runs_of_the_current_folder(tmp_path, monkeypatch):
     assert (work/"runs"/"demo"/"11_cloze"/"dataset"/"test.jsonl").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["W"]
     assert f"writing under {work/'runs'/'demo'/'11_cloze'/'dataset'}" in err.getvalue()
+
+
+def test_notebook_defaults_write_inside_the_project_wherever_the_kernel_runs(tmp_path, monkeypatch):
+    "papermill from the project root (or from outside it): every notebook's relative path default lands in the project's runs/"
+    import citesum_nb.params as params_mod
+    for nb in NOTEBOOKS:
+        m = re.search(r"#\|\s*default_exp:?\s*(\w+)", nb.read_text())
+        if m: importlib.import_module(f"citesum_nb.{m.group(1)}")
+    classes = [c for c in (params_mod.stage_params(nb.stem) for nb in NOTEBOOKS) if c is not None]
+    checked = 0
+    for where in (ROOT, tmp_path):            # the project root; a folder outside any project (the library's project then)
+        monkeypatch.chdir(where)
+        for cls in classes:
+            ns = cls().to_dict()
+            p = cls.from_globals(ns)
+            for name, kind in path_kinds(cls).items():
+                v = getattr(cls(), name)
+                if kind != PATH or not isinstance(v, str) or not v.startswith(".."): continue
+                assert ns[name] == getattr(p, name) == str((ROOT/"nbs"/v).resolve()), (cls.notebook, name, where)
+                assert Path(ns[name]).is_relative_to(ROOT/"runs"), (cls.notebook, name, ns[name])
+                checked += 1
+    assert checked >= 2 * len(classes)
+    monkeypatch.chdir(ROOT/"nbs")             # nbdev-test and citesum run: as written
+    for cls in classes:
+        ns = cls().to_dict(); cls.from_globals(ns)
+        assert ns == cls().to_dict(), cls.notebook
+    monkeypatch.chdir(ROOT)                   # a value papermill injected is the user's, read from where they ran it
+    ns = {"out_dir": "runs/mine"}
+    assert params_mod.CoreParams.from_globals(ns).out_dir == "runs/mine" and ns == {"out_dir": "runs/mine"}
