@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, citesum, need_shared
+from figures_shown import unshown_figures
 from test_run import noisy_outputs
 
 READMES = ("README.md", "bench/README.md")
@@ -131,6 +132,7 @@ def test_main_job_runs_in_a_clone_without_shared_data(clone):
     analysis = (run/"04_analysis.ipynb").read_text()
     assert "skipped the SciTLDR rows" in analysis and "allenai/scitldr" in analysis   # one line that says where to get it
     assert (run/"04_analysis"/"figures"/"04_extractiveness.png").exists()
+    assert unshown_figures(run) == [], unshown_figures(run)                          # every figure a step saves, its notebook shows
     assert "run folder:" in demo["stdout"] and "03_build/dataset/report.md" in demo["stdout"]
     assert "without encryption" not in demo["stdout"] + demo["stderr"]                         # the kernels talk over IPC
     noisy = [x for s in plan for x in noisy_outputs(run/f"{s['name']}.ipynb")]
