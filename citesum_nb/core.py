@@ -296,9 +296,9 @@ def place_folder(tmp:Path,            # the finished output, written in `temp_be
     return target
 
 @contextlib.contextmanager
-def output_folder(path, command:str, inputs=(), overwrite:bool=False, declared=()):
+def output_folder(path, command:str, inputs=(), overwrite:bool=False, declared=(), what:str="--out"):
     "Claim the folder `path`, yield a temporary folder beside it to write into, and put it in place when the block ends without error"
-    target = claim_folder(path, command, inputs, overwrite)
+    target = claim_folder(path, command, inputs, overwrite, what=what)
     tmp = temp_beside(target)
     try:
         yield tmp
@@ -307,6 +307,8 @@ def output_folder(path, command:str, inputs=(), overwrite:bool=False, declared=(
         shutil.rmtree(tmp, ignore_errors=True); raise
 
 # %% ../nbs/00_core.ipynb #8e95b058
+def _special(p:Path)->bool: return p.exists() and not p.is_file() and not p.is_dir()
+
 def claim_file(path,                  # the output file the user named
                inputs=(),             # the command's inputs (`check_not_input`)
                overwrite:bool=False,  # replace a file that is there
@@ -316,6 +318,7 @@ def claim_file(path,                  # the output file the user named
     target = real_path(path)
     check_not_input(target, inputs, what)
     if target.is_dir(): raise CitesumError(f"{_named(what, path)} is a folder, not a file (nothing was changed)")
+    if _special(target): return target   # a device or a pipe (/dev/stdout, /dev/null): written to, never replaced
     if target.exists() and not overwrite: raise CitesumError(f"{_named(what, path)} exists; pass --overwrite to replace it (nothing was changed)")
     return target
 
@@ -323,6 +326,7 @@ def claim_file(path,                  # the output file the user named
 def output_file(path, inputs=(), overwrite:bool=False, what:str="--out"):
     "Claim the file `path` and yield a temporary name beside it (same suffixes) that is renamed to it when the block ends without error"
     target = claim_file(path, inputs, overwrite, what)
+    if _special(target): yield target; return
     tmp = temp_beside(target, folder=False)
     try:
         yield tmp
