@@ -325,6 +325,8 @@ def _matrix_report(a)->int:
     import matplotlib.pyplot as plt
     from citesum_nb.analysis import save_figure
     from citesum_nb.crosseval import normalized_matrix, plot_matrix, read_matrix, stableness, stiffness
+    if a.out:   # the heatmap's two files: new, or replaced with --overwrite; never the matrix itself
+        for ext in ("png", "pdf"): claim_file(Path(a.out)/f"{Path(a.matrix).stem}_matrix.{ext}", [a.matrix], a.overwrite)
     U = read_matrix(a.matrix)
     res = {"stiffness": stiffness(U), "stableness": stableness(U)}
     if a.out:
@@ -341,7 +343,7 @@ def crosseval_cli(argv:list|None=None)->int:
     ap = stage_parser(CrossEvalParams, "citesum crosseval", "Cross-dataset evaluation (CDEvalSumm): the train x test matrix of "
                       "every system, stiffness and stableness; or, with --matrix, the scalars of a matrix one already has")
     ap.add_argument("--matrix", help="instead: a CSV matrix, header row = test datasets, first column = training datasets")
-    ap.add_argument("--out", default=None, help="with --matrix: also write the U/Û heatmap into this folder")
+    ap.add_argument("--out", default=None, help="with --matrix: also write the U/Û heatmap into this folder (files there need --overwrite)")
     ap.add_argument("--json", action="store_true", help="print one JSON object on the last line")
     ap.add_argument("--overwrite", action="store_true", help="replace a previous output of citesum crosseval in --out-dir (nothing else is ever replaced)")
     a = ap.parse_args(argv)

@@ -393,3 +393,13 @@ def test_model_card_quotes_every_name(name, fake_run, tmp_path):
         s1, fences = _card_tokens(model_card_text(run, model_card_data(run), hub))
         assert s1 == s0 and not [t for t in s1 if t[0].startswith("html")], (run.name, hub)
         _runs_nothing([f for f in fences if f[0] in ("bash", "python")], hub or evil.name)
+
+
+@pytest.mark.parametrize("ext", ["png", "pdf"])
+def test_crosseval_heatmap_never_replaces_a_file(ext, tmp_path):
+    "crosseval --matrix M --out DIR where DIR already holds a figure of that name: refused without --overwrite"
+    m = tmp_path/"m.csv"; m.write_text("train,A,B\nA,50,40\nB,30,60\n")
+    figs = tmp_path/"figs"; figs.mkdir(); (figs/f"m_matrix.{ext}").write_text("my figure")
+    before = snapshot(tmp_path)
+    rc, _, err = main("crosseval", "--matrix", m, "--out", figs)
+    refused(rc, err, tmp_path, before, f"crosseval heatmap over m_matrix.{ext}")
