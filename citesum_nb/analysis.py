@@ -26,8 +26,8 @@ __all__ = ['PAPER_RC', 'COLUMN_WIDTH', 'CAPTION_KEYS', 'PAPER_ABSTRACTION', 'RAT
            'discipline_distribution', 'paper_style', 'save_figure', 'figure_caption', 'plot_discipline_distribution',
            'citation_distribution', 'plot_citation_distribution', 'source_recall', 'reference_groups', 'grouping_for',
            'abstraction_level', 'abstraction_table', 'extractive_fragments', 'extractiveness', 'extractiveness_table',
-           'plot_extractiveness', 'sample_for_rating', 'spreadsheet_safe', 'write_rating_sheets', 'read_rating_sheet',
-           'summarize_ratings']
+           'plot_extractiveness', 'sample_for_rating', 'spreadsheet_safe', 'write_rating_sheets', 'check_no_ratings',
+           'read_rating_sheet', 'summarize_ratings']
 
 # %% ../nbs/04_analysis.ipynb #efc9c46f
 from dataclasses import dataclass, field
@@ -429,6 +429,16 @@ def write_rating_sheets(sheet:pd.DataFrame, # output of `sample_for_rating`
             h.write_text(_sheet_html(sheet, f"CiteSum rating sheet — annotator {a}"), encoding="utf-8")
             paths.append(h)
     return paths
+
+# %% ../nbs/04_analysis.ipynb #99512eee
+def check_no_ratings(out_dir, # a folder of rating sheets
+                    )->None:
+    "Raise `CitesumError` when a rating sheet in `out_dir` holds any rating"
+    for p in sorted(Path(out_dir).glob("rating_sheet_*.csv")):
+        try: rows = list(csv.DictReader(p.open(encoding="utf-8", newline="")))
+        except (OSError, UnicodeDecodeError, csv.Error): rows = [{"rating": "?"}]   # unreadable: treat it as someone's work
+        if any(str(r.get("rating") or "").strip() for r in rows):
+            raise CitesumError(f"{p} holds ratings: a filled sheet is never replaced; move it away first (nothing was changed)")
 
 # %% ../nbs/04_analysis.ipynb #596f9452
 def read_rating_sheet(path:str|Path, # a filled-in CSV sheet

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import dask
 
-from .core import CitesumError, ensure_dir, sample_corpus_dir, write_dataset, write_jsonl, write_split
+from .core import CitesumError, claim_folder, ensure_dir, place_folder, sample_corpus_dir, temp_beside, write_dataset, write_jsonl, write_split
 from .metrics import RecallScorer, rouge_recall
 from .s2orc import BadInputLog, find_shards, checked_line_views, line_views, fast_paper_id, has_related_work, parse_fulltext, parse_metadata
 from .s2orc import check_json_lines, unpaired_shards
@@ -301,30 +301,14 @@ OUTPUT_NAMES = ("train.jsonl", "val.jsonl", "test.jsonl", "candidates.jsonl", "r
 
 def check_out_dir(out_dir,               # the requested output folder
                   overwrite:bool=False,  # replace a previous build there
-                 )->None:
-    "Raise `CitesumError` unless `out_dir` is new, empty, or (with `overwrite`) a previous build and nothing else"
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir(): raise CitesumError(f"--out {out} exists and is not a folder")
-    names = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
-    if not names: return
-    other = [n for n in names if n not in OUTPUT_NAMES] or ([] if "report.json" in names else names)
-    if other:
-        raise CitesumError(f"--out {out} holds files that citesum build did not write ({', '.join(other[:3])}"
-                           f"{', ...' if len(other) > 3 else ''}); choose a new or empty folder (nothing was changed)")
-    if not overwrite: raise CitesumError(f"--out {out} holds a previous build; pass --overwrite to replace it")
+                  inputs=(),             # the build's inputs (the S2ORC folder): never inside or equal to the output
+                 )->Path:
+    "The resolved `out_dir` when it is new, empty, or (with `overwrite`) a previous build and nothing else; `CitesumError` otherwise"
+    return claim_folder(out_dir, "build", inputs, overwrite)
 
-def _temp_sibling(out:Path)->Path:
-    "A new hidden folder next to `out` (the same file system, so that the finished build can be renamed into place)"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
-
-def publish_build(tmp:Path, out:Path, overwrite:bool=False)->None:
-    "Rename the finished build `tmp` to `out`, replacing a previous build there (checked again: files may have appeared)"
-    check_out_dir(out, overwrite)
-    old = out.rename(tmp.with_suffix(".old")) if out.is_dir() and any(out.iterdir()) else None
-    if out.is_dir(): out.rmdir()
-    tmp.rename(out)
-    if old is not None: shutil.rmtree(old)
+def publish_build(tmp:Path, out:Path, overwrite:bool=False)->Path:
+    "Mark the finished build `tmp` and rename it to `out`, replacing a previous build there (checked again: files may have appeared)"
+    return place_folder(tmp, out, "build", overwrite, declared=("README.md",))
 
 # %% ../nbs/03_build.ipynb #ca9a4141
 DROP_REASONS = ["cited_not_in_corpus", "cited_metadata_missing", "cited_abstract_missing", "cited_abstract_too_short",
@@ -547,9 +531,8 @@ def build_citesum(p:BuildParams|None=None,  # the build's settings (default: `Bu
     p.validate()
     shards = find_shards(p.s2orc_dir or sample_corpus_dir(), p.fmt)
     for f in shards.metadata_files + shards.fulltext_files: check_json_lines(f, shards.fmt)
-    out = Path(out_dir) if out_dir else Path(p.out_dir)/"dataset"
-    check_out_dir(out, overwrite)
-    tmp = _temp_sibling(out)
+    out = check_out_dir(out_dir or Path(p.out_dir)/"dataset", overwrite, [p.s2orc_dir])   # resolved: a symlinked folder is checked where it points, before any work
+    tmp = temp_beside(out)   # the workers write their parts of every output here; this process adds the report and publishes it
     try:
         small, kept, log, dups, timings, engine = run_passes(shards, tmp, p, progress)
         for reason, name in unpaired_shards(shards): log.add(reason, name, keep_all=True)

@@ -17,7 +17,7 @@ from typing import ClassVar
 
 import yaml
 
-from .core import CitesumError, md_escape, sample_corpus_dir
+from .core import CitesumError, code_span, fenced, md_escape, output_file, owned_output, read_marker, sample_corpus_dir, write_marker
 from .params import StageParams
 
 # %% ../nbs/14_cards.ipynb #4c775967
@@ -165,6 +165,8 @@ def dataset_card_text(build_dir, card, argv:list|None=None)->str:
     rows = "\n".join(f"| {x['name']} | {x['num_examples']:,} | `parquet/{HF_SPLITS[x['name']]}.parquet` |" for x in card.dataset_info["splits"])
     fields = "\n".join(f"| `{k}` | {v} |" for k, v in FIELDS.items())
     th = "/".join(f"{t:g}" for t in s["thresholds"])
+    loading = (f'from datasets import load_dataset\nds = load_dataset({"path/to/" + d.name!r})   # this folder, or its Hub repository ("user/citesum")\n'
+               'ds["train"][0]["src"], ds["train"][0]["tgt"]')   # the folder's name quoted for Python, in a fence nothing in it can end
     return f"""# CiteSum
 
 CiteSum is a benchmark for scientific extreme summarization: each example pairs the abstract of a paper with a one-sentence
@@ -174,11 +176,7 @@ paper. It was introduced by Mao, Zhong and Han (EMNLP 2022). This copy was built
 
 ## Loading
 
-```python
-from datasets import load_dataset
-ds = load_dataset("path/to/{d.name}")   # this folder, or its Hub repository ("user/citesum")
-ds["train"][0]["src"], ds["train"][0]["tgt"]
-```
+{fenced(loading, "python")}
 
 ## Structure
 
@@ -195,9 +193,7 @@ The same examples are in `train.jsonl`, `val.jsonl`, `test.jsonl` and in `hf/` (
 
 ## How it was built
 
-```bash
-{build_command(report, d, argv)}
-```
+{fenced(build_command(report, d, argv), "bash")}
 
 Citation sentences are taken from Related Work sections; those citing exactly one paper of the corpus are kept when the
 cited paper has an abstract and the sentence's ROUGE-1/2/L recall (x100, `REF` removed, {"with" if s.get("use_stemmer", True) else "without"}
@@ -217,6 +213,17 @@ Porter stemming) against that abstract is at least {th}. The counts of every sta
 {S2ORC_BIBTEX}
 ```
 """
+
+# %% ../nbs/14_cards.ipynb #a8fcd0a0
+import contextlib
+
+@contextlib.contextmanager
+def _card_file(out:Path):
+    "`output_file` for a card: a README.md that is there must belong to a citesum output; an unmarked folder gets a marker naming the card"
+    if out.exists() and owned_output(out) is None:
+        raise CitesumError(f"{out} is not a card citesum wrote (no citesum output marker lists it); move it away first (nothing was changed)")
+    with output_file(out, overwrite=True) as tmp: yield tmp
+    if owned_output(out) is None and read_marker(out.parent) is None: write_marker(out.parent, "card", [out.name])
 
 # %% ../nbs/14_cards.ipynb #181e52a3
 def loaded_card(card_class,  # `huggingface_hub.DatasetCard` or `ModelCard`
@@ -256,8 +263,9 @@ def dataset_card(build_dir,              # a CiteSum build folder
     from huggingface_hub import DatasetCard
     card = dataset_card_data(build_dir, license)
     out = Path(build_dir)/"README.md"
-    DatasetCard(f"---\n{card.to_yaml()}\n---\n\n{dataset_card_text(build_dir, card, argv)}").save(out)
-    check_dataset_card(out)
+    with _card_file(out) as tmp:
+        DatasetCard(f"---\n{card.to_yaml()}\n---\n\n{dataset_card_text(build_dir, card, argv)}").save(tmp)
+        check_dataset_card(tmp)
     return out
 
 # %% ../nbs/14_cards.ipynb #9f35e8fc
@@ -329,19 +337,18 @@ SHOWN_PARAMS = ("source", "target", "lr", "batch_size", "grad_accum_steps", "max
                 "max_source_length", "max_target_length", "num_beams", "min_length", "max_length", "precision", "seed")
 
 def _how_to_use(name:str)->str:
-    return f"""```bash
-citesum summarize --model {name} "We study the problem of transferring a sample in one domain to ..."
-```
-
-```python
-from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+    "How a card's reader loads the model `name`: a shell command and Python, `name` quoted for each (`shlex.quote`, `repr`)"
+    shell = f'citesum summarize --model {shlex.quote(name)} "We study the problem of transferring a sample in one domain to ..."'
+    py = f"""from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 from citesum_nb.citations import post_process           # or drop the REF placeholder yourself
-tok, model = AutoTokenizer.from_pretrained("{name}"), AutoModelForSeq2SeqLM.from_pretrained("{name}")
+tok, model = AutoTokenizer.from_pretrained({name!r}), AutoModelForSeq2SeqLM.from_pretrained({name!r})
 ids = model.generate(**tok(["We study ..."], return_tensors="pt", truncation=True), num_beams=4, min_length=10, max_length=45)
-post_process(tok.decode(ids[0], skip_special_tokens=True), "ref_to_this_paper")
-```
+post_process(tok.decode(ids[0], skip_special_tokens=True), "ref_to_this_paper")"""
+    return f"""{fenced(shell, "bash")}
 
-With `transformers` 4.x, `pipeline("summarization", model="{name}")` also works (transformers 5 removed that pipeline)."""
+{fenced(py, "python")}
+
+With `transformers` 4.x, {code_span(f'pipeline("summarization", model={name!r})')} also works (transformers 5 removed that pipeline)."""
 
 # %% ../nbs/14_cards.ipynb #8ccb625d
 def model_card_text(run_dir, card, name:str|None=None)->str:
@@ -432,8 +439,9 @@ def model_card(run_dir,                   # a training run folder with best/, me
     from huggingface_hub import ModelCard
     card = model_card_data(run_dir, base_model, dataset, license)
     out = Path(run_dir)/"best"/"README.md"
-    ModelCard(f"---\n{card.to_yaml()}\n---\n\n{model_card_text(run_dir, card, name)}").save(out)
-    check_model_card(out)
+    with _card_file(out) as tmp:
+        ModelCard(f"---\n{card.to_yaml()}\n---\n\n{model_card_text(run_dir, card, name)}").save(tmp)
+        check_model_card(tmp)
     return out
 
 # %% ../nbs/14_cards.ipynb #cd9737e1

@@ -7,10 +7,11 @@ __all__ = ['SUBCOMMANDS', 'CliParams', 'main', 'os_error_line', 'build_cli_parse
            'resolve_cli', 'cloze_cli', 'crosseval_cli', 'summarize_cli']
 
 # %% ../nbs/10_cli.ipynb #55a939ed
-import argparse, json, os, signal, sys, threading, time, warnings
+import argparse, contextlib, json, os, shutil, signal, sys, threading, time, warnings
 from pathlib import Path
 
-from .core import CitesumError, ensure_dir, save_table, standard_json, write_jsonl
+from .core import (CitesumError, claim_file, claim_folder, ensure_dir, output_file, output_folder, save_table, standard_json,
+                             write_jsonl, write_marker)
 from .params import CommandParser, add_cli_options, stage_parser, stage_values
 from .run import run_cli
 from .tools import (abstraction_cli, baseline_cli, bias_cli, card_cli, docs_cli, eval_cli, human_eval_cli, init_cli, overlap_cli,
@@ -168,6 +169,24 @@ def build_cli(argv:list|None=None)->int:
     if damage_summary(report): print(f"citesum build: damaged input: {damage_summary(report)} (see {out/'report.md'})", file=sys.stderr)
     return 1 if a.strict and damage_summary(report) else 0
 
+# %% ../nbs/10_cli.ipynb #4e8071c8
+@contextlib.contextmanager
+def _train_folder(p, overwrite:bool, main:bool=True):
+    "Claim the training run folder `p.out_dir` (see above); `main`: this process marks it and moves a finished run aside"
+    from citesum_nb.core import real_path, temp_beside
+    out = claim_folder(p.out_dir, "train", [p.data_dir, p.model_name_or_path], overwrite, reuse=True, what="--out-dir")
+    if (out/"metrics.json").exists() and not overwrite:
+        raise CitesumError(f"--out-dir {p.out_dir} holds a finished run of citesum train; pass --overwrite to replace it (nothing was changed)")
+    old = None
+    if main:
+        if overwrite and out.is_dir() and os.listdir(out): old = out.rename(temp_beside(out, folder=False).with_suffix(".old"))
+        out.mkdir(parents=True, exist_ok=True); write_marker(out, "train")
+    try: yield out
+    except BaseException:
+        if old is not None: shutil.rmtree(out, ignore_errors=True); old.rename(out)   # the finished run comes back
+        raise
+    if old is not None: shutil.rmtree(old, ignore_errors=True)
+
 # %% ../nbs/10_cli.ipynb #6a044c91
 def train_cli(argv:list|None=None)->int:
     "`citesum train`: train a CiTES model from a params file, a row of an experiments table and options (`TrainParams`)"
@@ -175,10 +194,11 @@ def train_cli(argv:list|None=None)->int:
     ap = stage_parser(TrainParams, "citesum train", "Train and evaluate a CiTES model (any Hugging Face seq2seq checkpoint) on a "
                       "built CiteSum folder, as nbs/06_train.ipynb does")
     ap.add_argument("--json", action="store_true", help="print the metrics as one JSON object")
+    ap.add_argument("--overwrite", action="store_true", help="replace a finished run of citesum train in --out-dir (nothing else is ever replaced)")
     a = ap.parse_args(argv)
     p, given = stage_values(a)
     _out_folder("citesum train", None, p, given)
-    m = train_cites(p)
+    with _train_folder(p, a.overwrite, is_main_process()): m = train_cites(p)
     if not is_main_process(): return 0   # one of N processes (torchrun, accelerate launch): rank 0 writes the card and prints
     from citesum_nb.cards import model_card
     model_card(m["out_dir"])   # best/README.md: training leaves the card to its caller
@@ -212,16 +232,22 @@ _RESOLVE_JSON_KEYS = ["scorer", "representation", "window", "accuracy", "random_
 
 def resolve_cli(argv:list|None=None)->int:
     "`citesum resolve`: citation resolution (Duma & Klein 2014) on an S2ORC folder; prints the results table"
-    from citesum_nb.resolve import ResolveParams, gather_corpus, paper_ordering, resolve_corpus, results_table
+    from citesum_nb.resolve import ResolveParams
     ap = stage_parser(ResolveParams, "citesum resolve", "Citation resolution (Duma & Klein, ACL 2014): rank each citation's candidates "
                       "(the citing paper's collection-internal references) by similarity to its context.",
                       exclude=("progress", "fig_dir", "published", "report_min_refs"), aliases={**_S2ORC_ALIASES, "out_dir": ["--out"]})
     ap.add_argument("--json", action="store_true", help="end with one line of JSON: rows, ordering, bad input, seconds")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    ap.add_argument("--overwrite", action="store_true", help="replace a previous output of citesum resolve in --out")
     a = ap.parse_args(argv)
     if a.quiet: a.progress = False
     p, given = stage_values(a)
     _check_s2orc(p.s2orc_dir)
+    with output_folder(p.out_dir, "resolve", [p.s2orc_dir], a.overwrite) if "out_dir" in given else contextlib.nullcontext() as tmp:
+        return _resolve(a, p, tmp)
+
+def _resolve(a, p, tmp)->int:
+    from citesum_nb.resolve import gather_corpus, paper_ordering, resolve_corpus, results_table
     t0 = time.time()
     corpus = gather_corpus(p.s2orc_dir, p.fmt, p.scheduler, p.workers, p.progress, p.extra_inlinks)
     per = resolve_corpus(corpus, p)
@@ -232,9 +258,9 @@ def resolve_cli(argv:list|None=None)->int:
     print(f"\nbad input: {', '.join(f'{k}: {v}' for k, v in sorted(corpus.log.counts.items())) or 'none'}")
     print(f"{len(corpus.papers)} papers, min_refs {p.min_refs}: {table['n_docs'].iloc[0]} documents, "
           f"{table['n_contexts'].iloc[0]} citation contexts, {table['n_citations'].iloc[0]} citations; {secs:.1f} s")
-    if "out_dir" in given:
-        for name, t in [("09_resolution", table), ("09_ordering", ordering)]: save_table(t, p.out_dir, name, floatfmt=".3f")
-        per.to_csv(ensure_dir(p.out_dir)/"per_context.csv.gz", index=False)
+    if tmp is not None:   # --out: written beside the folder, renamed into place when complete
+        for name, t in [("09_resolution", table), ("09_ordering", ordering)]: save_table(t, tmp, name, floatfmt=".3f")
+        per.to_csv(tmp/"per_context.csv.gz", index=False)
     if a.json:
         print(standard_json({"rows": table[_RESOLVE_JSON_KEYS].to_dict("records"), "ordering": ordering.to_dict("records"),
                           "bad_input": corpus.log.to_dict(), "seconds": round(secs, 2)}, default=float))
@@ -245,12 +271,14 @@ def _cloze_build(argv:list)->int:
     from citesum_nb.cloze import ClozeParams, build_cloze, cloze_report_markdown
     ap = stage_parser(ClozeParams, "citesum cloze build", "Build the summary cloze dataset from S2ORC (default: the bundled sample)",
                       exclude=("out_dir", "published"), aliases=_S2ORC_ALIASES)
-    ap.add_argument("--out", help="the dataset folder (train/val/test.jsonl, hf/, report.json/md; default: <out_dir>/dataset)")
+    ap.add_argument("--out", help="the dataset folder (train/val/test.jsonl, hf/, report.json/md; default: <out_dir>/dataset): new, "
+                    "empty, or a previous cloze build with --overwrite")
+    ap.add_argument("--overwrite", action="store_true", help="replace a previous output of citesum cloze build in --out (nothing else is ever replaced)")
     a = ap.parse_args(argv)
     p, given = stage_values(a)
     _check_s2orc(p.s2orc_dir)
     out = _out_folder("citesum cloze build", a.out, p, given, "dataset")
-    report = build_cloze(p, out)
+    report = build_cloze(p, out, a.overwrite)
     print(cloze_report_markdown(report)); print(f"dataset written to {out.resolve()}")
     return 0
 
@@ -261,15 +289,18 @@ def _cloze_baseline(argv:list)->int:
     ap.add_argument("--data", required=True, help="a folder written by `citesum cloze build`")
     add_cli_options(ap, ClozeBaselinesParams, ["split", "k1", "b", "max_words"])
     ap.add_argument("--json", action="store_true", help="print one JSON object (the last line) instead of a table")
-    ap.add_argument("--out", default=None, help="write the predictions here (JSONL with id and prediction)")
+    ap.add_argument("--out", default=None, help="write the predictions here (JSONL with id and prediction); an existing file needs --overwrite")
+    ap.add_argument("--overwrite", action="store_true", help="replace the file --out names")
     for o in ("--beta", "--topic-lambda", "--context-lambda"):
         ap.add_argument(o, type=float, default=None, help="SumFocus setting (all three, or none to search it on the val split)")
     a = ap.parse_args(argv)
     p = ClozeBaselinesParams.from_dict({k: v for k, v in vars(a).items() if k in ClozeBaselinesParams.names()}, "options")
     given = [a.beta, a.topic_lambda, a.context_lambda]
     sf = None if any(v is None for v in given) else dict(zip(("beta", "topic_lambda", "context_lambda"), given))
+    if a.out: claim_file(a.out, [a.data], a.overwrite)   # before any work
     preds, s, info = score_baseline(a.data, a.name, p.split, k1=p.k1, b=p.b, max_words=p.max_words, sumfocus=sf)
-    if a.out: write_jsonl([{"id": x["id"], "prediction": y} for x, y in zip(load_cloze(a.data, p.split), preds)], a.out)
+    if a.out:
+        with output_file(a.out, [a.data], a.overwrite) as tmp: write_jsonl([{"id": x["id"], "prediction": y} for x, y in zip(load_cloze(a.data, p.split), preds)], tmp)
     out = {"baseline": a.name, "split": p.split, **{k: s[k] for k in ("rouge1", "rouge2", "rougeL", "rouge1_r", "rouge2_r", "rougeL_r")},
            "n": s["n"], **info}
     if a.json: print(standard_json(out)); return 0
@@ -294,6 +325,8 @@ def _matrix_report(a)->int:
     import matplotlib.pyplot as plt
     from citesum_nb.analysis import save_figure
     from citesum_nb.crosseval import normalized_matrix, plot_matrix, read_matrix, stableness, stiffness
+    if a.out:   # the heatmap's two files: new, or replaced with --overwrite; never the matrix itself
+        for ext in ("png", "pdf"): claim_file(Path(a.out)/f"{Path(a.matrix).stem}_matrix.{ext}", [a.matrix], a.overwrite)
     U = read_matrix(a.matrix)
     res = {"stiffness": stiffness(U), "stableness": stableness(U)}
     if a.out:
@@ -310,13 +343,16 @@ def crosseval_cli(argv:list|None=None)->int:
     ap = stage_parser(CrossEvalParams, "citesum crosseval", "Cross-dataset evaluation (CDEvalSumm): the train x test matrix of "
                       "every system, stiffness and stableness; or, with --matrix, the scalars of a matrix one already has")
     ap.add_argument("--matrix", help="instead: a CSV matrix, header row = test datasets, first column = training datasets")
-    ap.add_argument("--out", default=None, help="with --matrix: also write the U/Û heatmap into this folder")
+    ap.add_argument("--out", default=None, help="with --matrix: also write the U/Û heatmap into this folder (files there need --overwrite)")
     ap.add_argument("--json", action="store_true", help="print one JSON object on the last line")
+    ap.add_argument("--overwrite", action="store_true", help="replace a previous output of citesum crosseval in --out-dir (nothing else is ever replaced)")
     a = ap.parse_args(argv)
     if a.matrix: return _matrix_report(a)
     p, given = stage_values(a)
     _out_folder("citesum crosseval", None, p, given)
-    res = run_crosseval(p, progress=not a.json)
+    inputs = [s.get("path") if isinstance(s, dict) else s for s in (p.datasets or [])]
+    with output_folder(p.out_dir, "crosseval", inputs, a.overwrite, what="--out-dir") as tmp:   # claimed before any work
+        res = run_crosseval(p.replace(out_dir=str(tmp)), progress=not a.json)
     tab = res["scalars"][res["scalars"].metric == p.metric]
     if a.json:
         print(standard_json({"metric": p.metric, "out_dir": p.out_dir, "systems": {r.system: {"stiffness": r.stiffness, "stableness": r.stableness}
@@ -335,7 +371,9 @@ def _summarize_parser()->argparse.ArgumentParser:
     p.add_argument("--id-field", default="id", help="JSONL field naming the abstract (default: id; else the line number)")
     p.add_argument("--s2orc", help="an S2ORC folder to take abstracts from (with --paper-id)")
     p.add_argument("--paper-id", nargs="+", default=[], help="paper id(s) in the --s2orc corpus")
-    p.add_argument("--out", help="write the TLDRs here (.jsonl: id, tldr, truncated; other names: one TLDR per line)")
+    p.add_argument("--out", help="write the TLDRs here (.jsonl: id, tldr, truncated; other names: one TLDR per line); never an input; "
+                   "an existing file needs --overwrite")
+    p.add_argument("--overwrite", action="store_true", help="replace the file --out names")
     p.add_argument("--json", action="store_true", help="print one JSON object per line instead of plain TLDRs")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
@@ -353,20 +391,23 @@ def _summary_inputs(a)->list:
     return pairs
 
 # %% ../nbs/10_cli.ipynb #77ec5371
-def _write_summaries(res:list, out:str|None, as_json:bool):
-    if out:
-        o = Path(out); ensure_dir(o.parent)
-        if o.name.endswith((".jsonl", ".jsonl.gz")): write_jsonl(res, o)
-        else: o.write_text("".join(r["tldr"] + "\n" for r in res), encoding="utf-8")
-        print(f"wrote {len(res)} TLDR(s) to {o}", file=sys.stderr)
+def _summary_sources(a)->list: return [a.file, a.s2orc, a.model]   # what `summarize --out` must never be
+
+def _write_summaries(res:list, a):
+    if a.out:
+        with output_file(a.out, _summary_sources(a), a.overwrite) as o:   # beside it, then renamed: the inputs are never written over
+            if Path(a.out).name.endswith((".jsonl", ".jsonl.gz")): write_jsonl(res, o)
+            else: o.write_text("".join(r["tldr"] + "\n" for r in res), encoding="utf-8")
+        print(f"wrote {len(res)} TLDR(s) to {a.out}", file=sys.stderr)
     else:
-        for r in res: print(standard_json(r, ensure_ascii=False) if as_json else r["tldr"])
+        for r in res: print(standard_json(r, ensure_ascii=False) if a.json else r["tldr"])
 
 def summarize_cli(argv:list|None=None)->int:
     "`citesum summarize`: TLDRs of abstracts given as arguments, in a file, on standard input, or by S2ORC paper id"
     from citesum_nb.summarize import TruncationWarning, load_summarizer, summarize
     a = _summarize_parser().parse_args(argv)
     p, _ = stage_values(a)
+    if a.out: claim_file(a.out, _summary_sources(a), a.overwrite)   # before the model loads
     pairs = _summary_inputs(a)
     import transformers, huggingface_hub
     transformers.logging.set_verbosity_error(); transformers.logging.disable_progress_bar()   # one line per message, no bars
@@ -385,5 +426,5 @@ def summarize_cli(argv:list|None=None)->int:
             raise CitesumError(f"out of memory at --batch-size {p.batch_size}; use a smaller one") from None
     for w in caught:
         if issubclass(w.category, TruncationWarning): print(f"citesum summarize: warning: {w.message}", file=sys.stderr)
-    _write_summaries(res, a.out, a.json)
+    _write_summaries(res, a)
     return 0

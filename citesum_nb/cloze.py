@@ -23,7 +23,7 @@ import pandas as pd
 import dask
 import yaml
 
-from .core import CitesumError, ensure_dir, md_escape, read_jsonl, sample_corpus_dir, save_table, write_dataset, write_jsonl, published_path
+from .core import CitesumError, ensure_dir, md_escape, output_folder, read_jsonl, sample_corpus_dir, save_table, write_dataset, write_jsonl, published_path
 from .params import StageParams
 from .s2orc import BadInputLog, find_shards, iter_fulltext, load_papers
 from .citations import is_related_work, make_splitter, related_work_paragraphs, replace_citation
@@ -461,19 +461,20 @@ def cloze_report_markdown(r:dict)->str:
 
 # %% ../nbs/11_cloze.ipynb #ce3193c1
 def build_cloze(p:ClozeParams|None=None,  # the stage's parameters (default: ClozeParams())
-                out=None,                 # output folder (default: <p.out_dir>/dataset)
+                out=None,                 # output folder (default: <p.out_dir>/dataset): new, empty, or a previous cloze build with `overwrite`
+                overwrite:bool=False,     # replace a previous cloze build in `out` (nothing else is ever replaced)
                )->dict:
-    "Build the summary cloze dataset into `out`; returns the report (also written as report.json / report.md)"
+    "Build the summary cloze dataset into `out` (via a folder beside it, renamed into place); returns the report (also report.json / report.md)"
     p, t0 = p or ClozeParams(), time.time()
-    out = ensure_dir(out or Path(p.out_dir)/"dataset")
-    cfg = dask.config.set({"dataframe.convert-string": False})
-    with cfg, Engine(p.scheduler, p.workers, progress=False) as eng: instances, log, shards, timings = build_instances(p, eng.compute)
-    t = time.time()
-    split_of, info = split_instances(instances, p.split_ratios, p.seed)
-    splits = {s: [x for x in instances if split_of[x["id"]] == s] for s in SPLITS}
-    write_cloze_dataset(splits, out)
-    timings.update(write_s=time.time() - t, total_s=time.time() - t0)
-    report = cloze_report(p, log, shards, splits, info, cloze_statistics(instances), timings)
-    (out/"report.json").write_text(json.dumps(report, indent=1) + "\n")
-    (out/"report.md").write_text(cloze_report_markdown(report))
+    with output_folder(out or Path(p.out_dir)/"dataset", "cloze build", [p.s2orc_dir], overwrite) as tmp:   # claimed before any work
+        cfg = dask.config.set({"dataframe.convert-string": False})
+        with cfg, Engine(p.scheduler, p.workers, progress=False) as eng: instances, log, shards, timings = build_instances(p, eng.compute)
+        t = time.time()
+        split_of, info = split_instances(instances, p.split_ratios, p.seed)
+        splits = {s: [x for x in instances if split_of[x["id"]] == s] for s in SPLITS}
+        write_cloze_dataset(splits, tmp)
+        timings.update(write_s=time.time() - t, total_s=time.time() - t0)
+        report = cloze_report(p, log, shards, splits, info, cloze_statistics(instances), timings)
+        (tmp/"report.json").write_text(json.dumps(report, indent=1) + "\n")
+        (tmp/"report.md").write_text(cloze_report_markdown(report))
     return report

@@ -13,7 +13,7 @@ import dask
 from dask.diagnostics import ProgressBar
 from fastcore.basics import patch
 
-from .core import CitesumError
+from .core import CitesumError, cap_workers
 
 # %% ../nbs/03b_engine.ipynb #1f962eac
 WORKER_MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(32 * 2**20), "MALLOC_TRIM_THRESHOLD_": str(64 * 2**20)}
@@ -77,16 +77,17 @@ class Engine:
     def __init__(self, scheduler:str="local",  # local, synchronous, threads, processes, or a tcp:// address
                  workers:int=0,                # local workers, or threads/processes (0: one per core)
                  progress:bool=True):          # progress bars on stderr (local schedulers: steps over a second)
+        if scheduler in ("local", "threads", "processes"): workers = cap_workers(workers)   # never more workers than cores (said in one line)
         self.scheduler, self.workers, self.progress = check_scheduler(scheduler), workers, progress
         self.client = self.cluster = None
         if scheduler == "local":
             from distributed import Client
-            self.cluster = local_cluster(workers or os.cpu_count() or 1)
+            self.cluster = local_cluster(workers)
             try: self.client = Client(self.cluster)
             except BaseException: self.cluster.close(); raise
         elif scheduler.startswith(_REMOTE): self.client = connect(scheduler)
         self.n_workers = (len(self.client.scheduler_info()["workers"]) if self.client else
-                          1 if scheduler == "synchronous" else (workers or os.cpu_count()))
+                          1 if scheduler == "synchronous" else workers)
 
     def compute(self, *objs, label:str="")->tuple:
         "Compute Dask collections and delayed objects together (tasks they share run once); their results. `label`: what the bar shows"

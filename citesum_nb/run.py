@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['RunParams', 'BATCH_ENV', 'BATCH_WARNINGS', 'INLINE_BACKEND', 'stage_class', 'inside', 'plan_run', 'select_steps',
-           'check_kernel', 'batch_kernel', 'execute_run', 'summarize_run', 'run_parser', 'run_cli']
+           'check_kernel', 'claim_run_folder', 'batch_kernel', 'execute_run', 'summarize_run', 'run_parser', 'run_cli']
 
 # %% ../nbs/10a_run.ipynb #653b0b58
 import contextlib, importlib, json, os, re, sys, time
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from .core import CitesumError, ensure_dir
+from .core import CitesumError, claim_folder, ensure_dir, read_marker, write_marker
 from .params import (CommandParser, check_identifier, examples_params, file_base, fill_run_dir, is_table, project_root,
                                read_yaml, resolve_paths, row_values, stage_params, table_rows)
 
@@ -125,6 +125,19 @@ def check_kernel(kernel:str)->str:
     if kernel not in specs: raise CitesumError(f"unknown Jupyter kernel '{kernel}'; installed kernels: {', '.join(sorted(specs)) or 'none'}")
     return kernel
 
+# %% ../nbs/10a_run.ipynb #91eb83c5
+def claim_run_folder(rdir:Path,   # the planned run folder
+                     run_file,    # the run spec (an input: never inside the run folder's reach)
+                     mark:bool=False,  # create and mark the folder (else only check it)
+                    )->Path:
+    "The resolved run folder when it is new, empty or a run folder of citesum run; marked when `mark`; a one-line `CitesumError` otherwise"
+    root = project_root(Path(run_file).resolve().parent)
+    r = claim_folder(rdir, "run", [run_file, *([root/"nbs", root/"params"] if root else [])], reuse=True, what="run folder")
+    if mark:
+        r.mkdir(parents=True, exist_ok=True)
+        if read_marker(r) is None: write_marker(r, "run")
+    return r
+
 # %% ../nbs/10a_run.ipynb #03c10496
 def _write_plan(rdir:Path, run_file, steps:list):
     "run.yaml: the whole plan of the run folder (every step, whatever `--only` selects)"
@@ -174,7 +187,7 @@ def execute_run(run_file, root=None, run_dir=None, only:list|None=None, kernel="
     "Execute the steps of `run_file` with papermill (cwd = nbs/); returns the run folder"
     rdir, plan = plan_run(run_file, root=root, run_dir=run_dir, profile=profile)
     steps, started, done, seconds = select_steps(plan, only), time.time(), [], {}
-    check_kernel(kernel); ensure_dir(rdir); _write_plan(rdir, run_file, plan)
+    check_kernel(kernel); claim_run_folder(rdir, run_file, mark=True); _write_plan(rdir, run_file, plan)
     progress, status = sys.stderr.isatty() if progress is None else progress, "ok"
     try:
         for s in steps:
@@ -225,6 +238,7 @@ def run_cli(argv:list|None=None)->int:
     a = run_parser().parse_args(argv)
     if a.dry_run:
         rdir, steps = plan_run(a.file, root=a.project, run_dir=a.run_dir, profile=a.profile)
+        claim_run_folder(rdir, a.file)   # checked, not written
         print(f"run folder: {rdir}")
         for s in steps: print(f"  {s['name']}: {s['notebook'].name} {s['parameters']}")
         return 0

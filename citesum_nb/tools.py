@@ -10,7 +10,7 @@ __all__ = ['ToolsParams', 'abstraction_cli', 'human_eval_cli', 'baseline_cli', '
 import json, sys, warnings
 from pathlib import Path
 
-from .core import CitesumError, ensure_dir, standard_json
+from .core import CitesumError, claim_file, ensure_dir, output_file, output_folder, standard_json
 from .params import CommandParser, add_cli_options, examples_params
 
 # %% ../nbs/10b_tools.ipynb #b50e8839
@@ -43,7 +43,7 @@ def abstraction_cli(argv:list|None=None)->int:
 # %% ../nbs/10b_tools.ipynb #0938ac08
 def human_eval_cli(argv:list|None=None)->int:
     "`citesum human-eval sample|summarize`: write rating sheets, or summarise filled-in ones"
-    from citesum_nb.analysis import sample_for_rating, summarize_ratings, write_rating_sheets
+    from citesum_nb.analysis import check_no_ratings, sample_for_rating, summarize_ratings, write_rating_sheets
     from citesum_nb.data import load_split
     ap = CommandParser(prog="citesum human-eval", description="Human evaluation of citation sentences as summaries (1-4 scale).")
     sub = ap.add_subparsers(dest="verb", required=True)
@@ -54,14 +54,18 @@ def human_eval_cli(argv:list|None=None)->int:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--annotators", type=int, default=2)
     s.add_argument("--html", action="store_true", help="also write an HTML page per sheet")
-    s.add_argument("--out", required=True, help="output folder")
+    s.add_argument("--out", required=True, help="output folder: new, empty, or a previous one of human-eval sample with --overwrite")
+    s.add_argument("--overwrite", action="store_true", help="replace previous sheets in --out (never a sheet that holds ratings)")
     m = sub.add_parser("summarize", help="rating distribution, share >= 3 and Cohen's kappa")
     m.add_argument("sheets", nargs="+", help="filled-in CSV sheets, one per annotator")
     m.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     if a.verb == "sample":
-        sheet = sample_for_rating(load_split(a.data, a.split).to_pandas(), n=a.n, seed=a.seed)
-        for p in write_rating_sheets(sheet, a.out, annotators=a.annotators, html_pages=a.html): print(p)
+        with output_folder(a.out, "human-eval sample", [a.data], a.overwrite) as tmp:
+            check_no_ratings(a.out)   # a filled sheet is an annotator's work: never replaced, --overwrite or not
+            sheet = sample_for_rating(load_split(a.data, a.split).to_pandas(), n=a.n, seed=a.seed)
+            files = write_rating_sheets(sheet, tmp, annotators=a.annotators, html_pages=a.html)
+        for p in files: print(Path(a.out)/p.name)
         return 0
     r = summarize_ratings(a.sheets)
     if a.json:
@@ -115,12 +119,15 @@ def baseline_cli(argv:list|None=None)->int:
     ap.add_argument("--oracle-metric", default="auto", choices=ORACLE_METRICS, help="how the oracle picks its sentence: scitldr "
                     "(SciTLDR's get_oracle_sents.py), rouge2 (CiteSum §3.1), rouge1, labels; auto: scitldr on SciTLDR-style data, else rouge2")
     ap.add_argument("--oracle-refs", default="first", choices=["first", "all"], help="rouge1/rouge2: references the oracle may match")
-    ap.add_argument("--out", default=None, help="write the predictions here (text, or JSONL with ids for .jsonl)")
+    ap.add_argument("--out", default=None, help="write the predictions here (text, or JSONL with ids for .jsonl); an existing file needs --overwrite")
+    ap.add_argument("--overwrite", action="store_true", help="replace the file --out names")
     a = ap.parse_args(argv)
+    if a.out: claim_file(a.out, [a.data], a.overwrite)   # before any work
     ds = _load_args(a)
     metric = ("scitldr" if "src_sents" in ds.column_names else "rouge2") if a.oracle_metric == "auto" else a.oracle_metric
     preds = baseline_predictions(ds, a.kind, oracle_metric=metric, oracle_refs=a.oracle_refs, use_stemmer=not a.no_stemmer)
-    if a.out: write_predictions(preds, a.out, ids=ds["id"])
+    if a.out:
+        with output_file(a.out, [a.data], a.overwrite) as tmp: write_predictions(preds, tmp, ids=ds["id"])
     df = per_example_rouge(preds, ds["tgt"], multi_ref=a.multi_ref, use_stemmer=not a.no_stemmer, n_jobs=a.n_jobs)
     return _emit(a, corpus_rouge(df), f"EXT-{a.kind.upper()} on {a.data} [{a.split}], multi-ref {a.multi_ref}",
                  {"baseline": a.kind, **({"oracle_metric": metric, "oracle_refs": "all" if metric == "scitldr" else a.oracle_refs} if a.kind == "oracle" else {})})
@@ -133,16 +140,19 @@ def eval_cli(argv:list|None=None)->int:
     ap = CommandParser(prog="citesum eval", description="Score a prediction file with ROUGE (SciTLDR multi-reference semantics)")
     ap.add_argument("--pred", required=True, help="predictions: text, one per line in dataset order, or JSONL with id + prediction")
     _add_data_args(ap); _add_score_args(ap)
-    ap.add_argument("--per-example", default=None, help="also write per-example scores to this CSV file")
+    ap.add_argument("--per-example", default=None, help="also write per-example scores to this CSV file (an existing file needs --overwrite)")
+    ap.add_argument("--overwrite", action="store_true", help="replace the file --per-example names")
     ap.add_argument("--strict", action="store_true", help="predictions (by id) that cover only part of the split are an error, not a warning")
     a = ap.parse_args(argv)
+    if a.per_example: claim_file(a.per_example, [a.pred, a.data], a.overwrite, "--per-example")   # before any work
     ds = _load_args(a)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         preds, refs = align_predictions(*read_predictions(a.pred), ds, strict=a.strict)
     for w in caught: print(f"citesum eval: warning: {w.message}", file=sys.stderr)
     df = per_example_rouge(preds, refs, multi_ref=a.multi_ref, use_stemmer=not a.no_stemmer, n_jobs=a.n_jobs)
-    if a.per_example: ensure_dir(Path(a.per_example).parent); df.to_csv(a.per_example, index=False)
+    if a.per_example:
+        with output_file(a.per_example, [a.pred, a.data], a.overwrite, "--per-example") as tmp: df.to_csv(tmp, index=False)
     scores = corpus_rouge(df)
     return _emit(a, scores, f"{a.pred} vs {a.data} [{a.split}], multi-ref {a.multi_ref}", {"n_missing": len(ds) - len(preds)})
 
@@ -157,15 +167,18 @@ def overlap_cli(argv:list|None=None)->int:
     ap.add_argument("--b", required=True, help="second dataset (e.g. ../shared/data/scitldr/SciTLDR-A)")
     ap.add_argument("--b-split", default="test", help="split of the second dataset")
     ap.add_argument("--threshold", type=float, default=0.9, help="cosine similarity from which a pair is a near-duplicate")
-    ap.add_argument("--out", default=None, help="write the pairs (a_id, b_id, similarity) to this CSV file")
+    ap.add_argument("--out", default=None, help="write the pairs (a_id, b_id, similarity) to this CSV file (an existing file needs --overwrite)")
+    ap.add_argument("--overwrite", action="store_true", help="replace the file --out names")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     a = ap.parse_args(argv)
+    if a.out: claim_file(a.out, [a.a, a.b], a.overwrite)   # before any work
     import pandas as pd
     da, db = load_split(a.a, a.a_split), load_split(a.b, a.b_split)
     rep = overlap_report(da["src"], db["src"], threshold=a.threshold)
     ida, idb = da["id"], db["id"]
     pairs = pd.DataFrame([(ida[i], idb[j], s) for i, j, s in rep["pairs"]], columns=["a_id", "b_id", "similarity"])
-    if a.out: ensure_dir(Path(a.out).parent); pairs.to_csv(a.out, index=False)
+    if a.out:
+        with output_file(a.out, [a.a, a.b], a.overwrite) as tmp: pairs.to_csv(tmp, index=False)
     summary = {k: rep[k] for k in ("n_a", "n_b", "threshold", "n_pairs", "n_b_covered", "share_b_covered", "n_a_involved")}
     if a.json: print(standard_json({**summary, "pairs": pairs.head(20).values.tolist()}))
     else:
@@ -182,7 +195,8 @@ def tiny_model_cli(argv:list|None=None)->int:
                                  description="Train a tokenizer on a corpus and write a tiny randomly initialised (NOT pretrained) seq2seq "
                                              "model folder for offline tests and demos")
     ap.add_argument("--data", required=True, help="built CiteSum folder or JSONL file whose texts train the tokenizer")
-    ap.add_argument("--out", required=True, help="output folder (Hugging Face format)")
+    ap.add_argument("--out", required=True, help="output folder (Hugging Face format): new, empty, or a previous tiny model with --overwrite")
+    ap.add_argument("--overwrite", action="store_true", help="replace a previous output of citesum tiny-model in --out (never a trained model)")
     ap.add_argument("--arch", default="bart", choices=ARCHS, help="model family (default bart)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the random weights")
     ap.add_argument("--vocab-size", type=int, default=2000, help="tokenizer vocabulary size")
@@ -190,8 +204,10 @@ def tiny_model_cli(argv:list|None=None)->int:
     ap.add_argument("--layers", type=int, default=2, help="encoder layers = decoder layers")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     a = ap.parse_args(argv)
+    with output_folder(a.out, "tiny-model", [a.data], a.overwrite) as tmp:   # claimed before any work, renamed into place when complete
+        make_tiny_model(a.data, tmp, arch=a.arch, seed=a.seed, vocab_size=a.vocab_size, d_model=a.d_model, n_layers=a.layers)
     from transformers import AutoModelForSeq2SeqLM
-    out = make_tiny_model(a.data, a.out, arch=a.arch, seed=a.seed, vocab_size=a.vocab_size, d_model=a.d_model, n_layers=a.layers)
+    out = Path(a.out)
     cfg = json.loads((out/"config.json").read_text())
     info = {"out": str(out), "arch": a.arch, "vocab_size": cfg["vocab_size"], "not_pretrained": True,
             "parameters": sum(p.numel() for p in AutoModelForSeq2SeqLM.from_pretrained(out).parameters())}
@@ -215,14 +231,17 @@ def bias_cli(argv:list|None=None)->int:
     ap.add_argument("--tgt-col", default=None, help="reference column")
     add_cli_options(ap, BiasParams, ["references", "tokenizer", "lemmas"])   # defaults: the released code's protocol
     ap.add_argument("--max-examples", type=int, default=0, help="only the first N examples (0 = all)")
-    ap.add_argument("--out", default=None, help="also write the per-pair values to this CSV file")
+    ap.add_argument("--out", default=None, help="also write the per-pair values to this CSV file (an existing file needs --overwrite)")
+    ap.add_argument("--overwrite", action="store_true", help="replace the file --out names")
     ap.add_argument("--json", action="store_true", help="print one JSON object (the last line)")
     a = ap.parse_args(argv)
     if a.max_examples < 0: raise CitesumError(f"--max-examples must be >= 0, got {a.max_examples}")
+    if a.out: claim_file(a.out, [a.data], a.overwrite)   # before any work
     ds = load_split(a.data, a.split, fmt=a.fmt, src_col=a.src_col, tgt_col=a.tgt_col)
     b = BiasParams.from_dict({k: v for k, v in vars(a).items() if k in ("references", "tokenizer", "lemmas")}, "options")
     res, per = dataset_bias(ds, b.references, a.max_examples, b.tokenizer, b.lemmas, progress=not a.json and sys.stderr.isatty())   # bar: a person watches
-    if a.out: ensure_dir(Path(a.out).parent); per.to_csv(a.out, index=False)
+    if a.out:
+        with output_file(a.out, [a.data], a.overwrite) as tmp: per.to_csv(tmp, index=False)
     if a.json: print(standard_json(res)); return 0
     print(f"{a.data} [{a.split}], {res['n']} document-summary pairs (references: {b.references}, tokenizer: {b.tokenizer}, lemmas: {b.lemmas})")
     for k in BIAS_COLUMNS: print(f"  {k:13} {res[k]:.4f}")
@@ -257,20 +276,21 @@ def docs_cli(argv:list|None=None)->int:
     p = CommandParser(prog="citesum docs", description="Render the notebooks and the API reference into a website "
                                 "(nbdev's processing, Sphinx with MyST-NB; pip install 'citesum-nb[docs]'), and check its links. With Quarto installed, "
                                 "`nbdev-docs` builds the Quarto site instead.")
-    p.add_argument("--out", default="_docs", help="output folder of the site (default: _docs)")
+    p.add_argument("--out", default="_docs", help="output folder of the site (default: _docs): new, empty, or a previous site with --overwrite")
     p.add_argument("--nbs", help="notebooks folder (default: nbs_path from pyproject.toml)")
     p.add_argument("--only", nargs="+", metavar="NOTEBOOK", help="render only these notebooks (stems, e.g. index 04_analysis)")
     p.add_argument("--execute", action="store_true", help="run each notebook with its defaults first, so pages show every output and figure")
     p.add_argument("--outputs-from", metavar="RUN_DIR", help="show the outputs of a run's executed notebooks (e.g. runs/demo_run) instead")
     p.add_argument("--workers", type=int, default=2, help="parallel processes (default: 2)")
     p.add_argument("--run-index", metavar="RUN_DIR", help="instead: write RUN_DIR/index.html for a run folder")
+    p.add_argument("--overwrite", action="store_true", help="replace a previous site of citesum docs in --out (nothing else is ever replaced)")
     a = p.parse_args(argv)
     if a.run_index:
         idx = write_run_index(a.run_index); problems = check_links(Path(a.run_index), [idx])
         print(f"run index: {idx}")
     else:
         if a.execute and a.outputs_from: raise CitesumError("give --execute or --outputs-from, not both")
-        res = build_docs(a.out, a.nbs, a.only, a.execute, a.workers, a.outputs_from); problems = res["problems"]
+        res = build_docs(a.out, a.nbs, a.only, a.execute, a.workers, a.outputs_from, a.overwrite); problems = res["problems"]
         print(f"{len(res['pages'])} page(s) in {res['out_dir']}; home page: {Path(res['out_dir'])/'index.html'}")
     for x in problems: print(f"broken: {x}")
     if problems: raise CitesumError(f"{len(problems)} link(s) or image(s) do not resolve")

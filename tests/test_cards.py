@@ -100,7 +100,7 @@ def test_model_card_has_a_model_index_and_the_warning(run):
     assert {e.metric_name for e in card.data.eval_results} >= {"ROUGE-1", "ROUGE-2", "ROUGE-L"}
     assert all(e.dataset_split == "test" and e.task_type == "summarization" and e.dataset_type == "me/citesum" for e in card.data.eval_results)
     assert "NOT PRETRAINED" in card.text and "not-pretrained" in card.data.tags
-    assert 'AutoModelForSeq2SeqLM.from_pretrained("me/cites-tiny")' in card.text and "| `max_steps` | 2 |" in card.text
+    assert "AutoModelForSeq2SeqLM.from_pretrained('me/cites-tiny')" in card.text and "| `max_steps` | 2 |" in card.text
 
 
 def test_model_card_is_written_without_the_builders_dependencies(run):

@@ -151,7 +151,7 @@ def test_a_link_in_the_run_folder_leads_no_write_out(tmp_path, planted):
     run, outside = tmp_path/"run", tmp_path/"outside"; run.mkdir(); outside.mkdir()
     (run/planted).symlink_to(outside/planted)
     f = tmp_path/"spec.yaml"; f.write_text(yaml.safe_dump({"run_dir": str(run), "steps": [{"notebook": "00_core"}]}))
-    with pytest.raises(CitesumError, match="would lie outside the run folder"): execute_run(f, root=ROOT, progress=False)
+    with pytest.raises(CitesumError, match="would lie outside the run folder|did not write"): execute_run(f, root=ROOT, progress=False)
     assert list(outside.iterdir()) == []
 
 
