@@ -7,7 +7,7 @@ import pytest
 
 from conftest import citesum, need_shared
 
-SPLITS = ("train", "val", "test")
+SPLITS = ("train", "validation", "test")
 
 
 def _load(out):
@@ -524,3 +524,13 @@ def test_defaults_agree():
     for k in ("max_abstract_chars", "validate_json", "seed", "with_aic", "use_stemmer", "splitter", "thresholds", "split_ratios", "fmt"):
         assert eval(nb[k]) == (list(lib[k]) if isinstance(lib[k], tuple) else lib[k]) == getattr(cli, k) == getattr(BuildParams(), k), k
     assert cli.scheduler == lib["scheduler"] == "local"   # the command's own default; the notebook's demo runs in-process
+
+
+def test_a_build_with_the_old_split_name_is_replaced_with_overwrite(tmp_path):
+    "A build folder made before the validation split took Hugging Face's name (val.jsonl) is a previous build, not someone else's files"
+    from citesum_nb.build import check_out_dir
+    from citesum_nb.core import CitesumError
+    old = tmp_path/"old"; old.mkdir()
+    for f in ("train.jsonl", "val.jsonl", "test.jsonl", "report.json"): (old/f).write_text("")
+    check_out_dir(old, overwrite=True)
+    with pytest.raises(CitesumError, match="holds a previous build; pass --overwrite"): check_out_dir(old)
