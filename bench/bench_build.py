@@ -107,9 +107,17 @@ def _cpu_s() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF); return r.ru_utime + r.ru_stime
 
 
+SPLIT_FILES = (("train.jsonl",), ("validation.jsonl", "val.jsonl"), ("test.jsonl",))   # val.jsonl: a build made before the split took Hugging Face's name
+
+
+def _split_file(out: Path, names: tuple) -> Path:
+    return next((Path(out)/n for n in names if (Path(out)/n).exists()), Path(out)/names[0])
+
+
 def _sha256(out: Path) -> dict:
+    "sha256 of the three split files of a build, by their current names (an older library's val.jsonl counts as validation.jsonl)"
     import hashlib
-    return {n: hashlib.sha256((Path(out)/n).read_bytes()).hexdigest() for n in ("train.jsonl", "val.jsonl", "test.jsonl")}
+    return {names[0]: hashlib.sha256(_split_file(out, names).read_bytes()).hexdigest() for names in SPLIT_FILES}
 
 
 def _build_citesum(corpus, out, scheduler: str, splitter: str, with_aic: bool) -> dict:
@@ -164,7 +172,7 @@ def _read_jsonl(p: Path) -> list:
 
 
 def built_examples(out: Path) -> set:
-    return {(r["citing_paper_id"], r["paper_id"], r["tgt"]) for s in ("train", "val", "test") for r in _read_jsonl(out/f"{s}.jsonl")}
+    return {(r["citing_paper_id"], r["paper_id"], r["tgt"]) for names in SPLIT_FILES for r in _read_jsonl(_split_file(out, names))}
 
 
 _ABBR = {"al", "e.g", "i.e", "fig", "cf", "eq", "sec", "vs", "etc", "resp", "approx", "tab", "no"}
@@ -341,7 +349,7 @@ def targets(res: dict, baseline: dict | None = None, rss: dict | None = None) ->
         t["peak RSS of a worker on a ~1 GB shard (MB)"] = {"value": round(v), "spread": "", "cpu": "", "target": f"<= {RSS_TARGET_MB}", "met": v <= RSS_TARGET_MB}
     want = (baseline or {}).get(corpus_key(res["corpus"]))
     same = {n: (r.get("sha256") == want) if want else None for n, r in c.items()}
-    t["examples byte-identical to before the speed work (train/val/test.jsonl sha256)"] = {
+    t["examples byte-identical to before the speed work (train/validation/test.jsonl sha256)"] = {
         "value": "no baseline for this corpus" if not want else ("yes" if all(same.values()) else "NO: " + ", ".join(n for n, v in same.items() if not v)),
         "spread": "", "cpu": "", "target": "identical", "met": bool(want) and all(same.values())}
     for k, v in t.items():
@@ -452,7 +460,7 @@ def main(argv=None):
     ap.add_argument("--no-noaic", action="store_true", help="leave out the builds without the cited papers' introduction/conclusion")
     ap.add_argument("--baseline-library", default=None, metavar="DIR", help="a checkout of the library before the speed work "
                     "(e.g. `git worktree add /tmp/before 1f59d04`): builds each corpus once with it, one process, and records the sha256 "
-                    "of its train/val/test.jsonl in <out>/examples_sha256.json, the baseline of the byte-identity target")
+                    "of its train/validation/test.jsonl in <out>/examples_sha256.json, the baseline of the byte-identity target")
     ap.add_argument("--targets", action="store_true", help="everything the speed targets need, in one run: the 2.5%% setting at "
                     "20,000 and 80,000 papers, three runs of every measurement, the ~1 GB shard; prints the target table at the end")
     a = ap.parse_args(argv)

@@ -4,10 +4,10 @@
 
 # %% auto #0
 __all__ = ['HF_SPLITS', 'SIZE_CATEGORIES', 'CITESUM_BIBTEX', 'S2ORC_BIBTEX', 'FIELDS', 'LICENSE_NOTE', 'ROUGE_NAMES',
-           'NOT_PRETRAINED_WARNING', 'SHOWN_PARAMS', 'CardsParams', 'size_category', 'dataset_license', 'public_arg',
-           'card_leaks', 'dataset_card_data', 'build_command', 'card_report', 'dataset_card_text', 'loaded_card',
-           'check_dataset_card', 'dataset_card', 'push_dataset', 'test_scores', 'training_data', 'model_card_data',
-           'model_card_text', 'check_model_card', 'model_card', 'push_model']
+           'NOT_PRETRAINED_WARNING', 'SHOWN_PARAMS', 'CardsParams', 'split_files', 'size_category', 'dataset_license',
+           'public_arg', 'card_leaks', 'dataset_card_data', 'build_command', 'card_report', 'dataset_card_text',
+           'loaded_card', 'check_dataset_card', 'dataset_card', 'push_dataset', 'test_scores', 'training_data',
+           'model_card_data', 'model_card_text', 'check_model_card', 'model_card', 'push_model']
 
 # %% ../nbs/14_cards.ipynb #e35d0c30
 import json, re, shlex
@@ -32,7 +32,13 @@ class CardsParams(StageParams):
     out_dir: FilePath = "../runs/demo/14_cards"  # where the demo writes
 
 # %% ../nbs/14_cards.ipynb #0b07ef92
-HF_SPLITS = {"train": "train", "validation": "val", "test": "test"}   # Hub split name -> file stem of the build
+HF_SPLITS = {"train": ("train",), "validation": ("validation", "val"), "test": ("test",)}   # Hub split name -> its file stem in a build (val: a build made before the split took this name)
+
+def split_files(build_dir)->dict:
+    "Hub split name -> the file stem of that split in a build folder (`validation`, or `val` in an older build)"
+    d = Path(build_dir)
+    return {k: next((s for s in v if (d/"parquet"/f"{s}.parquet").is_file() or (d/f"{s}.jsonl").is_file()), v[0]) for k, v in HF_SPLITS.items()}
+
 SIZE_CATEGORIES = [(10**3, "n<1K"), (10**4, "1K<n<10K"), (10**5, "10K<n<100K"), (10**6, "100K<n<1M"), (10**7, "1M<n<10M"),
                    (10**8, "10M<n<100M"), (10**9, "100M<n<1B")]
 
@@ -83,7 +89,7 @@ def dataset_card_data(build_dir,              # a CiteSum build folder (parquet/
     from citesum_nb.build import citesum_features
     d = Path(build_dir); report = _report(d)
     splits, size = SplitDict(), 0
-    for name, stem in HF_SPLITS.items():
+    for name, stem in split_files(d).items():
         md = pq.read_metadata(_parquet(d, stem)); size += _parquet(d, stem).stat().st_size
         if md.num_rows == 0: continue   # load_dataset cannot make a split from a file without rows: a split without examples is left out
         splits.add(SplitInfo(name=name, num_examples=md.num_rows,
@@ -96,7 +102,7 @@ def dataset_card_data(build_dir,              # a CiteSum build folder (parquet/
                            annotations_creators=["found"], language_creators=["found"],
                            tags=["scientific-papers", "tldr", "extreme-summarization", "citation-text"])
     DatasetInfosDict({"default": info}).to_dataset_card_data(card)
-    files = [{"split": k, "path": f"parquet/{v}.parquet"} for k, v in HF_SPLITS.items()]
+    files = [{"split": k, "path": f"parquet/{v}.parquet"} for k, v in split_files(d).items()]
     MetadataConfigs({"default": {"data_files": [f for f in files if f["split"] in splits] or files}}).to_dataset_card_data(card)
     return card
 
@@ -162,7 +168,7 @@ def dataset_card_text(build_dir, card, argv:list|None=None)->str:
     d = Path(build_dir); report = _report(d); s = report["settings"]
     src = "the bundled sample corpus of citesum-nb (60 short papers in the S2ORC 2020-07-05 layout, written for its tests)" \
           if _is_sample(report) else f"{md_escape(Path(report['input']['path']).name)} (an S2ORC-format corpus, {md_escape(report['input']['format'])} layout)"
-    rows = "\n".join(f"| {x['name']} | {x['num_examples']:,} | `parquet/{HF_SPLITS[x['name']]}.parquet` |" for x in card.dataset_info["splits"])
+    rows = "\n".join(f"| {x['name']} | {x['num_examples']:,} | `parquet/{split_files(d)[x['name']]}.parquet` |" for x in card.dataset_info["splits"])
     fields = "\n".join(f"| `{k}` | {v} |" for k, v in FIELDS.items())
     th = "/".join(f"{t:g}" for t in s["thresholds"])
     loading = (f'from datasets import load_dataset\nds = load_dataset({"path/to/" + d.name!r})   # this folder, or its Hub repository ("user/citesum")\n'
@@ -185,7 +191,7 @@ paper. It was introduced by Mao, Zhong and Han (EMNLP 2022). This copy was built
 {rows}
 
 Splits are made by cited paper ({'/'.join(f'{r:g}' for r in s['split_ratios'])}, seed {s['seed']}): no cited paper is in two splits.
-The same examples are in `train.jsonl`, `val.jsonl`, `test.jsonl` and in `hf/` (`datasets.load_from_disk`).
+The same examples are in `train.jsonl`, `validation.jsonl`, `test.jsonl` and in `hf/` (`datasets.load_from_disk`).
 
 | field | what it is |
 | --- | --- |

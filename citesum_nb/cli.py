@@ -139,7 +139,7 @@ def build_cli_parser():
     p = stage_parser(BuildParams, "citesum build", "Build CiteSum from an S2ORC corpus. Without --s2orc, builds the bundled sample corpus.",
                      exclude=("out_dir",), aliases={**_S2ORC_ALIASES, "use_stemmer": ["--stemmer"], "with_aic": ["--aic"]},
                      defaults={"scheduler": "local"})   # a command-line build is a corpus: a local cluster, one worker per core
-    p.add_argument("--out", help="the dataset folder (train/val/test.jsonl, hf/, parquet/, candidates.jsonl, report.json/md): new or "
+    p.add_argument("--out", help="the dataset folder (train/validation/test.jsonl, hf/, parquet/, candidates.jsonl, report.json/md): new or "
                    "empty, or a previous build with --overwrite (default: <out_dir>/dataset)")
     p.add_argument("--overwrite", action="store_true", help="replace the previous build in --out (files a build does not write are never deleted)")
     p.add_argument("--strict", action="store_true", help="exit with status 1 (after writing the report) when any input was damaged")
@@ -271,7 +271,7 @@ def _cloze_build(argv:list)->int:
     from citesum_nb.cloze import ClozeParams, build_cloze, cloze_report_markdown
     ap = stage_parser(ClozeParams, "citesum cloze build", "Build the summary cloze dataset from S2ORC (default: the bundled sample)",
                       exclude=("out_dir", "published"), aliases=_S2ORC_ALIASES)
-    ap.add_argument("--out", help="the dataset folder (train/val/test.jsonl, hf/, report.json/md; default: <out_dir>/dataset): new, "
+    ap.add_argument("--out", help="the dataset folder (train/validation/test.jsonl, hf/, report.json/md; default: <out_dir>/dataset): new, "
                     "empty, or a previous cloze build with --overwrite")
     ap.add_argument("--overwrite", action="store_true", help="replace a previous output of citesum cloze build in --out (nothing else is ever replaced)")
     a = ap.parse_args(argv)

@@ -4,11 +4,11 @@
 
 # %% auto #0
 __all__ = ['SPLITS', 'MARKER_MODES', 'SENTENCE_REASONS', 'STAT_ROWS', 'INSTANCE_KEYS', 'CLOZE_STAGES', 'DROP_REASONS',
-           'ClozeParams', 'topic_of', 'related_work_blocks', 'citation_intervals', 'remove_citations', 'paper_clozes',
-           'shard_clozes', 'cited_documents', 'attach_documents', 'merge_duplicates', 'components', 'assign_groups',
-           'crossing_papers', 'split_instances', 'cloze_statistics', 'published_numbers', 'table1_beside_paper',
-           'read_cited', 'build_instances', 'cloze_features', 'write_cloze_dataset', 'cloze_report',
-           'cloze_report_markdown', 'build_cloze']
+           'cloze_split', 'ClozeParams', 'topic_of', 'related_work_blocks', 'citation_intervals', 'remove_citations',
+           'paper_clozes', 'shard_clozes', 'cited_documents', 'attach_documents', 'merge_duplicates', 'components',
+           'assign_groups', 'crossing_papers', 'split_instances', 'cloze_statistics', 'published_numbers',
+           'table1_beside_paper', 'read_cited', 'build_instances', 'cloze_features', 'write_cloze_dataset',
+           'cloze_report', 'cloze_report_markdown', 'build_cloze']
 
 # %% ../nbs/11_cloze.ipynb #c69096c6
 import json, re, time
@@ -35,7 +35,11 @@ from .engine import Engine
 from .params import FilePath
 from .engine import Scheduler
 
-SPLITS = ("train", "val", "test")
+SPLITS = ("train", "validation", "test")   # as Hugging Face names them (files and hf/)
+
+def cloze_split(split:str)->str:
+    "The name of a split in a cloze folder: `validation` for val, validation or dev"
+    return "validation" if split in ("val", "validation", "dev") else split
 
 @dataclass
 class ClozeParams(StageParams):
@@ -258,10 +262,10 @@ def components(edges:list)->dict:
     return {x: find(x) for x in list(parent)}
 
 def assign_groups(sizes:dict,   # group -> number of instances
-                  ratios,       # train/val/test shares
+                  ratios,       # train/validation/test shares
                   seed:int=0,   # seed of the order of the groups
                  )->dict:
-    "Group -> split: groups too big for val or test first (largest first), the rest in seeded order, cut at the shares"
+    "Group -> split: groups too big for validation or test first (largest first), the rest in seeded order, cut at the shares"
     names = sorted(sizes)
     order = [names[i] for i in np.random.default_rng(seed).permutation(len(names))]
     total = sum(sizes.values())
@@ -274,7 +278,7 @@ def assign_groups(sizes:dict,   # group -> number of instances
     if k >= 3:   # every split with a share gets at least one group
         if ratios[1] > 0 or ratios[2] > 0: cut1 = min(max(cut1, 1), k - (ratios[1] > 0) - (ratios[2] > 0))
         if ratios[2] > 0: cut2 = min(max(cut2, cut1 + (ratios[1] > 0)), k - 1)
-    return {g: "train" if i < cut1 else "val" if i < cut2 else "test" for i, g in enumerate(order)}
+    return {g: "train" if i < cut1 else "validation" if i < cut2 else "test" for i, g in enumerate(order)}
 
 # %% ../nbs/11_cloze.ipynb #ce6dde33
 def _paper_graph(instances:list, with_citing:bool)->dict:

@@ -24,7 +24,7 @@ from .core import CitesumError, ensure_dir, read_jsonl, save_table, write_jsonl
 from .params import StageParams
 from .metrics import RougeTokenizer, ngram_overlap, per_example_rouge, rouge_scores, word_tokens
 from .evaluate import paired_significance
-from .cloze import SPLITS, ClozeParams, build_cloze, published_numbers
+from .cloze import SPLITS, ClozeParams, build_cloze, cloze_split, published_numbers
 
 # %% ../nbs/11a_cloze_baselines.ipynb #1432178c
 from .params import FilePath, PathOrName
@@ -33,9 +33,9 @@ from .params import FilePath, PathOrName
 class ClozeBaselinesParams(StageParams):
     "Parameters of the summary-cloze baselines (nbs/11a_cloze_baselines.ipynb)"
     notebook: ClassVar[str] = "11a_cloze_baselines"
-    data_dir: PathOrName = ""                            # a built cloze folder (train/val/test.jsonl); empty: build the bundled sample first
+    data_dir: PathOrName = ""                            # a built cloze folder (train/validation/test.jsonl); empty: build the bundled sample first
     out_dir: FilePath = "../runs/demo/11a_cloze_baselines"  # tables and predictions go to <out_dir>/results
-    split: str = "test"                                  # the split to score: val or test
+    split: str = "test"                                  # the split to score: validation (val) or test
     k1: float = 1.2                                      # BM25 term-frequency saturation
     b: float = 0.75                                      # BM25 length normalisation
     bm25_df: Literal["instances", "documents"] = "instances"  # BM25 statistics over the training instances' sentences (the authors), or each distinct document once
@@ -49,7 +49,7 @@ class ClozeBaselinesParams(StageParams):
     published: FilePath = ""  # the published numbers ("": the copy shipped in citesum_nb/published/summary_cloze.yaml)
 
     def validate(self):
-        self.require("split", self.split in ("val", "test"), "must be val or test")
+        self.require("split", cloze_split(self.split) in ("validation", "test"), "must be validation (val) or test")
         self.require("k1", self.k1 >= 0, "must be non-negative"); self.require("b", 0 <= self.b <= 1, "must be in [0, 1]")
         self.require("betas", bool(self.betas) and min(self.betas) > 0, "must be positive numbers")
         self.require("lambda_step", 0 < self.lambda_step <= 1, "must be in (0, 1]")
@@ -61,12 +61,12 @@ SCORE_KEYS = tuple(f"{t}{s}" for t in ("rouge1", "rouge2", "rougeL") for s in ("
 
 # %% ../nbs/11a_cloze_baselines.ipynb #a1a12932
 def load_cloze(data_dir,           # a folder written by `build_cloze` / `citesum cloze build`
-               split:str="test",   # train, val (or validation, dev) or test
+               split:str="test",   # train, validation (or val, dev) or test
               )->list:
-    "The instances of one split of a built cloze folder"
-    name = "val" if split in ("val", "validation", "dev") else split
+    "The instances of one split of a built cloze folder (an older folder's val.jsonl read as validation)"
+    name = cloze_split(split)
     if name not in SPLITS: raise CitesumError(f"unknown split {split!r}; valid: {', '.join(SPLITS)}")
-    f = Path(data_dir)/f"{name}.jsonl"
+    f = next((f for f in (Path(data_dir)/f"{n}.jsonl" for n in (name, "val")[:1 + (name == "validation")]) if f.exists()), Path(data_dir)/f"{name}.jsonl")
     if not f.exists(): raise CitesumError(f"no {name}.jsonl in {data_dir}: is it a folder written by `citesum cloze build`?")
     xs = read_jsonl(f)
     bad = next((x.get("id", i) for i, x in enumerate(xs) if not {"topic", "context", "cloze", "documents"} <= set(x)), None)
@@ -311,7 +311,7 @@ def _systems(budget)->list:
 
 def run_baselines(p:ClozeBaselinesParams, data:dict)->dict:
     "Per-example scores (and predictions, settings) of every system on `p.split`, one sentence and the extractive step"
-    test, t0 = data[p.split], time.time()
+    test, t0 = data[cloze_split(p.split)], time.time()
     stats = bm25_stats(data["train"], p.bm25_df)
     out = {"one": {}, "step": {}, "settings": {}, "predictions": {}, "n": len(test), "bm25_sentences": stats["n_sentences"]}
     sc = sentence_scores(test, p.n_jobs)
@@ -319,7 +319,7 @@ def run_baselines(p:ClozeBaselinesParams, data:dict)->dict:
     out["one"]["ORACLE-1"] = pd.concat([per_example_rouge(orc[m], [x["cloze"] for x in test])[[c]] for m, c in ORACLE_METRICS.items()], axis=1)
     for budget, key in ((None, "one"), (p.max_words, "step")):
         for name, system, without in _systems(budget):
-            setting = _search(p, data["val"], budget, without)[0] if system == "sumfocus" else None
+            setting = _search(p, data["validation"], budget, without)[0] if system == "sumfocus" else None
             if setting: out["settings"][f"{name} ({key})"] = setting
             preds = [extract(system, x, budget, bm25=stats, k1=p.k1, b=p.b, sumfocus=setting) for x in test]
             texts = [first_words(s, budget) if budget else " ".join(s) for s in preds]
@@ -373,7 +373,7 @@ def sumfocus_setting(data_dir,          # a folder written by `build_cloze` / `c
                     )->dict:
     "SumFocus's setting (beta, topic_lambda, context_lambda) searched on the folder's val split"
     p = ClozeBaselinesParams(max_words=max_words)
-    return search_sumfocus(load_cloze(data_dir, "val"), sumfocus_grid(p.betas, p.lambda_step), p.sumfocus_metric)[0]
+    return search_sumfocus(load_cloze(data_dir, "validation"), sumfocus_grid(p.betas, p.lambda_step), p.sumfocus_metric)[0]
 
 def score_baseline(data_dir,                # a folder written by `build_cloze` / `citesum cloze build`
                    name:str,                # one of `BASELINES`

@@ -139,7 +139,7 @@ def _train(p:ClozeModelParams, pairs:dict, out:Path):
     "Fine-tune the model of `p` on the training pairs; returns (model folder, trainer metrics)"
     model = p.model_name_or_path or make_tiny_model([e[k] for e in pairs["train"] for k in ("src", "tgt")], out/"tiny_model",
                                                     arch=p.tiny_arch, seed=p.seed)
-    val = pairs["val"] if p.context != "prefix" and pairs["val"] else None
+    val = pairs["validation"] if p.context != "prefix" and pairs["validation"] else None
     with _quiet_transformers():
         m = train_seq2seq(pairs["train"], val, model, out/"model", test_ds=[], settings=TrainSettings.of(p))
     return out/"model"/"best", m

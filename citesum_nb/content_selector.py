@@ -24,7 +24,7 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 from .core import CitesumError, ensure_dir, save_table, seed_everything, write_jsonl
 from .params import StageParams
 from .metrics import per_example_rouge, word_tokens
-from .cloze import SPLITS, ClozeParams, build_cloze, published_numbers
+from .cloze import SPLITS, ClozeParams, build_cloze, cloze_split, published_numbers
 from .cloze_baselines import (ClozeBaselinesParams, document_sentences, first_words, greedy_labels, load_cloze,
                                         results_table, run_baselines, significance_table)
 from .cloze_model import ClozeModelParams, PPL_OURS, PPL_PAPER, train_cloze_model
@@ -76,7 +76,7 @@ class ContentSelectorParams(StageParams):
         self.require("lr", self.lr > 0, "must be positive")
         self.require("variants", bool(self.variants) and set(self.variants) <= set(VARIANTS), f"choose from {', '.join(VARIANTS)}")
         self.require("two_step_rows", set(self.two_step_rows) <= set(TWO_STEP_ROWS), f"choose from {', '.join(TWO_STEP_ROWS)}")
-        self.require("split", self.split in ("val", "test"), "must be val or test")
+        self.require("split", cloze_split(self.split) in ("validation", "test"), "must be validation (val) or test")
         ClozeModelParams.from_dict(self.abstractive, "abstractive")
 
 # %% ../nbs/11c_content_selector.ipynb #f372a741
@@ -228,7 +228,7 @@ def train_selector(data:dict, vocab:dict, p:ContentSelectorParams, use_topic:boo
     opt = torch.optim.Adam([w for w in model.parameters() if w.requires_grad], lr=p.lr)
     train = [e for e in (encode_instance(x, vocab, p, train=True) for x in data["train"]) if e["labels"].any()]
     if not train: raise CitesumError("no training instance has a positive heuristic label; nothing to learn from")
-    enc_val = [encode_instance(x, vocab, p) for x in data["val"]]
+    enc_val = [encode_instance(x, vocab, p) for x in data["validation"]]
     best, hist = (-1.0, -1, None), []
     for epoch in range(int(p.epochs)):
         model.train(); losses = []
@@ -237,7 +237,7 @@ def train_selector(data:dict, vocab:dict, p:ContentSelectorParams, use_topic:boo
             b = collate([train[j] for j in order[i:i + p.batch_size]])
             loss = weighted_bce(model(b["doc"], b["topic"], b["context"]), b["labels"], b["mask"])
             opt.zero_grad(); loss.backward(); nn.utils.clip_grad_norm_(model.parameters(), p.grad_norm); opt.step(); losses.append(loss.item())
-        r2 = _val_r2(model, data["val"], enc_val, p) if data["val"] else float(epoch)
+        r2 = _val_r2(model, data["validation"], enc_val, p) if data["validation"] else float(epoch)
         hist.append({"epoch": epoch + 1, "loss": float(np.mean(losses)), "val_r2_r": r2})
         if r2 > best[0]: best = (r2, epoch + 1, copy.deepcopy(model.state_dict()))
     model.load_state_dict(best[2]); model.eval()
@@ -248,13 +248,14 @@ def run_content_selector(p:ContentSelectorParams, data:dict)->dict:
     "Per variant: per-example scores (one sentence, extractive step), extracts of every split, the training history"
     vocab, out = build_vocab(data["train"], p.min_count), {}
     enc = {s: [encode_instance(x, vocab, p) for x in data[s]] for s in SPLITS}
-    refs = [x["cloze"] for x in data[p.split]]
+    split = cloze_split(p.split)
+    refs = [x["cloze"] for x in data[split]]
     for name in p.variants:
         t0 = time.time()
         model, hist = train_selector(data, vocab, p, *VARIANTS[name])
-        one = extract_texts(data[p.split], predict_selections(model, enc[p.split], None, p.batch_size), None)
+        one = extract_texts(data[split], predict_selections(model, enc[split], None, p.batch_size), None)
         extracts = {s: extract_texts(data[s], predict_selections(model, enc[s], p.max_words, p.batch_size), p.max_words) for s in SPLITS}
-        out[name] = {"one": per_example_rouge(one, refs), "step": per_example_rouge(extracts[p.split], refs), "predictions": one,
+        out[name] = {"one": per_example_rouge(one, refs), "step": per_example_rouge(extracts[split], refs), "predictions": one,
                      "extracts": extracts, "history": hist, "seconds": round(time.time() - t0, 1)}
     return out
 

@@ -11,13 +11,16 @@ __all__ = ['WHERE_TO_GET', 'OUTPUT_MARKER', 'CitesumError', 'sample_corpus_dir',
            'write_dataset']
 
 # %% ../nbs/00_core.ipynb #c0f05542
-import gzip, json, os, random, shutil
+import gzip, json, os, random, shutil, warnings
 from pathlib import Path
 from typing import Iterable
 
 import pandas as pd
 try: import orjson
 except ImportError: pass   # optional: the standard library writes the same records
+
+# %% ../nbs/00_core.ipynb #ecfdad67
+warnings.filterwarnings("ignore", message="IProgress not found", module="tqdm")   # tqdm.auto's text bars in a kernel without ipywidgets
 
 # %% ../nbs/00_core.ipynb #6d8bdaf7
 class CitesumError(Exception):

@@ -4,10 +4,11 @@
 
 # %% auto #0
 __all__ = ['RunParams', 'BATCH_ENV', 'BATCH_WARNINGS', 'INLINE_BACKEND', 'stage_class', 'inside', 'plan_run', 'select_steps',
-           'check_kernel', 'claim_run_folder', 'batch_kernel', 'execute_run', 'summarize_run', 'run_parser', 'run_cli']
+           'check_kernel', 'claim_run_folder', 'batch_kernel', 'batch_kernel_manager', 'execute_run', 'summarize_run',
+           'run_parser', 'run_cli']
 
 # %% ../nbs/10a_run.ipynb #653b0b58
-import contextlib, importlib, json, os, re, sys, time
+import contextlib, functools, importlib, json, os, re, sys, time
 from pathlib import Path
 
 import yaml
@@ -167,6 +168,16 @@ def batch_kernel():
             if v is None: os.environ.pop(k, None)
             else: os.environ[k] = v
 
+@functools.cache
+def batch_kernel_manager()->type:
+    "jupyter_client's `AsyncKernelManager` without the SIGINT it sends a kernel before asking it to shut down (made on first use)"
+    from jupyter_client.manager import AsyncKernelManager
+    class BatchKernelManager(AsyncKernelManager):
+        async def _async_interrupt_kernel(self):
+            "An interrupt asked for (a cell out of time) is sent; the one `shutdown_kernel` sends first is not"
+            if not self.shutting_down: await super()._async_interrupt_kernel()
+    return BatchKernelManager
+
 def _execute_step(s:dict, rdir:Path, kernel:str, log_output:bool, progress:bool):
     "Run one planned step with papermill (a batch kernel over IPC); a failing cell is a one-line `CitesumError` naming the executed notebook"
     import papermill as pm
@@ -177,7 +188,7 @@ def _execute_step(s:dict, rdir:Path, kernel:str, log_output:bool, progress:bool)
         with batch_kernel():
             pm.execute_notebook(str(s["notebook"]), str(out_nb), parameters=s["parameters"], cwd=str(s["notebook"].parent),
                                 kernel_name=kernel, progress_bar=progress, log_output=log_output, coalesce_streams=True,
-                                config=Config({"KernelManager": {"transport": "ipc"}}))
+                                config=Config({"KernelManager": {"transport": "ipc"}}), kernel_manager_class=batch_kernel_manager())
     except pm.PapermillExecutionError as e:
         raise CitesumError(f"step {s['name']} failed in cell {e.exec_count}: {e.ename}: {e.evalue} (see {out_nb})") from None
 

@@ -272,7 +272,7 @@ def card_cli(argv:list|None=None)->int:
 # %% ../nbs/10b_tools.ipynb #afd675d1
 def docs_cli(argv:list|None=None)->int:
     "`citesum docs`: the notebooks as a website (offline, Sphinx), or `--run-index RUN_DIR` for a run folder"
-    from citesum_nb.docs import build_docs, check_links, write_run_index
+    from citesum_nb.docs import build_docs, check_links, default_outputs, write_run_index
     p = CommandParser(prog="citesum docs", description="Render the notebooks and the API reference into a website "
                                 "(nbdev's processing, Sphinx with MyST-NB; pip install 'citesum-nb[docs]'), and check its links. With Quarto installed, "
                                 "`nbdev-docs` builds the Quarto site instead.")
@@ -280,7 +280,8 @@ def docs_cli(argv:list|None=None)->int:
     p.add_argument("--nbs", help="notebooks folder (default: nbs_path from pyproject.toml)")
     p.add_argument("--only", nargs="+", metavar="NOTEBOOK", help="render only these notebooks (stems, e.g. index 04_analysis)")
     p.add_argument("--execute", action="store_true", help="run each notebook with its defaults first, so pages show every output and figure")
-    p.add_argument("--outputs-from", metavar="RUN_DIR", help="show the outputs of a run's executed notebooks (e.g. runs/demo_run) instead")
+    p.add_argument("--outputs-from", metavar="RUN_DIR", help="show the outputs of this run's executed notebooks (default: the demo run, runs/demo_run, when there is one)")
+    p.add_argument("--no-outputs", action="store_true", help="show the notebooks as committed, without a run's outputs")
     p.add_argument("--workers", type=int, default=2, help="parallel processes (default: 2)")
     p.add_argument("--run-index", metavar="RUN_DIR", help="instead: write RUN_DIR/index.html for a run folder")
     p.add_argument("--overwrite", action="store_true", help="replace a previous site of citesum docs in --out (nothing else is ever replaced)")
@@ -289,7 +290,9 @@ def docs_cli(argv:list|None=None)->int:
         idx = write_run_index(a.run_index); problems = check_links(Path(a.run_index), [idx])
         print(f"run index: {idx}")
     else:
-        if a.execute and a.outputs_from: raise CitesumError("give --execute or --outputs-from, not both")
+        if sum(map(bool, (a.execute, a.outputs_from, a.no_outputs))) > 1: raise CitesumError("give one of --execute, --outputs-from, --no-outputs")
+        if not (a.execute or a.outputs_from or a.no_outputs):
+            a.outputs_from, note = default_outputs(Path(a.nbs).absolute().parent if a.nbs else None); print(note)
         res = build_docs(a.out, a.nbs, a.only, a.execute, a.workers, a.outputs_from, a.overwrite); problems = res["problems"]
         print(f"{len(res['pages'])} page(s) in {res['out_dir']}; home page: {Path(res['out_dir'])/'index.html'}")
     for x in problems: print(f"broken: {x}")

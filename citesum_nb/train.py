@@ -6,10 +6,10 @@
 __all__ = ['PAPER_TABLES', 'DEMO_SCALE', 'forget_connection_file', 'world', 'is_main_process', 'process_group',
            'main_process_does', 'generate_sharded', 'load_for_training', 'tokenized', 'token_lengths',
            'training_arguments', 'resume_point', 'token_budget_batches', 'padded_tokens', 'deal_batches',
-           'TokenBudgetSampler', 'on_transformers', 'GroupedByLengthSampler', 'CitesTrainer', 'token_mean_loss',
-           'library_eval_texts', 'make_collator', 'make_trainer', 'master_weights_adamw', 'sorted_by_length', 'unsort',
-           'decode_generated', 'EvalTexts', 'trainer_generate', 'full_val_scores', 'predict_split', 'train_seq2seq',
-           'TrainParams', 'train_cites', 'write_experiment_record']
+           'TokenBudgetSampler', 'on_transformers', 'GroupedByLengthSampler', 'tied_missing_keys', 'CitesTrainer',
+           'token_mean_loss', 'library_eval_texts', 'make_collator', 'make_trainer', 'master_weights_adamw',
+           'sorted_by_length', 'unsort', 'decode_generated', 'EvalTexts', 'trainer_generate', 'full_val_scores',
+           'predict_split', 'train_seq2seq', 'TrainParams', 'train_cites', 'write_experiment_record']
 
 # %% ../nbs/06_train.ipynb #438d2eea
 import functools, json, os, random, sys, time
@@ -241,6 +241,15 @@ class GroupedByLengthSampler:
         g = torch.Generator().manual_seed(self.seed * 100_003 + self.epoch)
         return iter(get_length_grouped_indices(self.lengths, self.batch_size, generator=g))
 
+def tied_missing_keys(model,        # a torch model
+                      missing:list,  # the keys a `load_state_dict(..., strict=False)` reported missing
+                     )->list:
+    "The missing keys that name a weight tied to one that was loaded (shared embeddings, `lm_head`): a checkpoint stores a tied weight once"
+    groups = {}
+    for name, p in model.named_parameters(remove_duplicate=False): groups.setdefault(id(p), []).append(name)
+    miss = set(missing)
+    return [k for g in groups.values() if not set(g) <= miss for k in g if k in miss]
+
 class CitesTrainer:
     "`Seq2SeqTrainer` with token-budget batches (`train_batch_sampler`), a length-grouped order shared by all processes, and evaluation in the set's order; a mixin for `on_transformers`"
     def __init__(self, *args, train_batch_sampler=None, settings:TrainSettings|None=None, eval_sources:Sequence|None=None, **kwargs):
@@ -281,6 +290,11 @@ class CitesTrainer:
             return super()._get_train_sampler(train_dataset)
         seed = a.data_seed if a.data_seed is not None else a.seed
         return GroupedByLengthSampler(token_lengths(ds), a.train_batch_size * a.gradient_accumulation_steps * a.world_size, seed)
+
+    def _issue_warnings_after_load(self, load_result):
+        "transformers' warning after reloading a checkpoint (the best one, at the end), about the keys that are really missing only"
+        tied = set(tied_missing_keys(self.model, load_result.missing_keys))
+        super()._issue_warnings_after_load(load_result._replace(missing_keys=[k for k in load_result.missing_keys if k not in tied]))
 
     def _get_eval_sampler(self, eval_dataset):
         "Evaluation and prediction in the set's own order (sorted by length beforehand); N processes: accelerate deals its batches and gathers them back in order"

@@ -22,7 +22,7 @@ from .core import CitesumError, ensure_dir, read_jsonl, save_table, seed_everyth
 from .evaluate import ORACLE_METRICS
 from .params import FilePath, PathOrName, check_inputs
 from .citations import post_process
-from .data import load_split
+from .data import find_split_file, load_split
 from .metrics import rouge_scores
 from .models import ARCHS, GENERATION_PRESETS, NOT_PRETRAINED_NOTE, TARGETS, generate, is_not_pretrained, make_tiny_model, model_inputs
 from .train import PAPER_TABLES, train_seq2seq
@@ -157,13 +157,13 @@ def ref_mode(variant:str,  # none | post_process | prompt | gold_prefix
 def _sentences(text:str)->list:
     return [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
 
-def write_scitldr_fixture(citesum_dir,  # a built CiteSum folder (train/val/test.jsonl)
+def write_scitldr_fixture(citesum_dir,  # a built CiteSum folder (train/validation/test.jsonl; val.jsonl in an older one)
                           out_dir,      # where the SciTLDR-format files go
                          )->Path:       # the folder with train/dev/test.jsonl
     "A small SciTLDR-A-format copy of a CiteSum build (REF → 'This paper' in targets), for runs without the real SciTLDR"
     out = ensure_dir(out_dir)
-    for split, name in (("train", "train"), ("val", "dev"), ("test", "test")):
-        recs = read_jsonl(Path(citesum_dir)/f"{split}.jsonl")
+    for split, name in (("train", "train"), ("validation", "dev"), ("test", "test")):
+        recs = read_jsonl(find_split_file(Path(citesum_dir), split))
         write_jsonl([{"source": _sentences(r["src"]), "source_labels": [], "rouge_scores": [], "paper_id": r.get("id", f"{split}-{i}"),
                       "target": [re.sub(r"^REF\b", "This paper", r["tgt"]).replace(" REF", "").strip()], "title": r.get("title", "")}
                      for i, r in enumerate(recs)], out/f"{name}.jsonl")
@@ -177,8 +177,8 @@ def write_news_fixture(citesum_dir,  # a built CiteSum folder
     "Small files in the XSum or Gigaword layout written from a CiteSum build, to run the news experiments offline"
     if fmt not in ("xsum", "gigaword"): raise CitesumError(f"fmt={fmt!r}: choose 'xsum' or 'gigaword'")
     out = ensure_dir(out_dir)
-    for split, name in (("train", "train"), ("val", "validation"), ("test", "test")):
-        recs = read_jsonl(Path(citesum_dir)/f"{split}.jsonl")
+    for split, name in (("train", "train"), ("validation", "validation"), ("test", "test")):
+        recs = read_jsonl(find_split_file(Path(citesum_dir), split))
         rows = [{"document": r["src"], "summary": r["tgt"].replace("REF", "").strip(), **({"id": f"{split}-{i}"} if fmt == "xsum" else {})}
                 for i, r in enumerate(recs)]
         write_jsonl(rows, out/f"{name}.jsonl")

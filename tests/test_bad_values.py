@@ -258,7 +258,7 @@ def test_no_single_record_stops_a_build(tmp_path, fmt, validate):
     exact = fmt == "s2orc-2020" or validate
     for r, n in expect.items(): assert (bad.get(r) == n) if exact else (bad.get(r, 0) <= n), (r, n, bad.get(r))
     assert rep["stages"]["kept"] >= 2, rep["stages"]   # the two good citing papers' examples
-    kept = [json.loads(l) for s in ("train", "val", "test") for l in (tmp_path/"out"/f"{s}.jsonl").read_text().splitlines()]
+    kept = [json.loads(l) for s in ("train", "validation", "test") for l in (tmp_path/"out"/f"{s}.jsonl").read_text().splitlines()]
     assert {e["citing_paper_id"] for e in kept} >= {"1", "2"}
 
 

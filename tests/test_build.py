@@ -7,7 +7,7 @@ import pytest
 
 from conftest import citesum, need_shared
 
-SPLITS = ("train", "val", "test")
+SPLITS = ("train", "validation", "test")
 
 
 def _load(out):
@@ -75,9 +75,9 @@ def test_an_empty_split_reloads(tmp_path):
     out = tmp_path/"ds"
     citesum("build", "--out", out, "--scheduler", "synchronous", "--split-ratios", "0.9,0.1,0", "--quiet")
     rep = json.loads((out/"report.json").read_text())
-    assert rep["splits"]["test"]["examples"] == 0 < rep["splits"]["val"]["examples"] and (out/"test.jsonl").read_bytes() == b""
+    assert rep["splits"]["test"]["examples"] == 0 < rep["splits"]["validation"]["examples"] and (out/"test.jsonl").read_bytes() == b""
     ds = datasets.load_dataset(str(out), cache_dir=str(tmp_path/"cache"))
-    assert {k: v.num_rows for k, v in ds.items()} == {"train": rep["splits"]["train"]["examples"], "validation": rep["splits"]["val"]["examples"]}
+    assert {k: v.num_rows for k, v in ds.items()} == {"train": rep["splits"]["train"]["examples"], "validation": rep["splits"]["validation"]["examples"]}
     back = datasets.load_from_disk(str(out/"hf"))
     assert {k: v.num_rows for k, v in back.items()} == {k: v["examples"] for k, v in rep["splits"].items()}
     assert back["test"].features == back["train"].features
@@ -588,3 +588,13 @@ def test_build_on_a_real_dask_cluster(tmp_path):
         for c in alive: c.kill()
         log.close()
     assert all(p.returncode is not None for p in started)
+
+
+def test_a_build_with_the_old_split_name_is_replaced_with_overwrite(tmp_path):
+    "A build folder made before the validation split took Hugging Face's name (val.jsonl) is a previous build, not someone else's files"
+    from citesum_nb.build import check_out_dir
+    from citesum_nb.core import CitesumError
+    old = tmp_path/"old"; old.mkdir()
+    for f in ("train.jsonl", "val.jsonl", "test.jsonl", "report.json"): (old/f).write_text("")
+    check_out_dir(old, overwrite=True)
+    with pytest.raises(CitesumError, match="holds a previous build; pass --overwrite"): check_out_dir(old)

@@ -33,12 +33,12 @@ def test_build_folder_loads_with_load_dataset_offline(build, tmp_path):
     ds = datasets.load_dataset(str(build), cache_dir=str(tmp_path/"cache"))
     report = json.loads((build/"report.json").read_text())
     assert {k: v.num_rows for k, v in ds.items()} == {"train": report["splits"]["train"]["examples"],
-                                                      "validation": report["splits"]["val"]["examples"],
+                                                      "validation": report["splits"]["validation"]["examples"],
                                                       "test": report["splits"]["test"]["examples"]}
     assert all(v.features == citesum_features() for v in ds.values())
     card = DatasetCard.load(build/"README.md")
     assert card.data.license == "apache-2.0" and card.data.task_categories == ["summarization"] and card.data.language == ["en"]
-    assert card.data.size_categories == ["n<1K"] and card.data.configs[0]["data_files"][1] == {"split": "validation", "path": "parquet/val.parquet"}
+    assert card.data.size_categories == ["n<1K"] and card.data.configs[0]["data_files"][1] == {"split": "validation", "path": "parquet/validation.parquet"}
     assert "citesum build --out" in card.text and "@inproceedings{lo-etal-2020-s2orc" in card.text and "10922--10935" in card.text
 
 
@@ -48,6 +48,20 @@ def test_dataset_card_records_the_exact_command_with_paths_by_name(build):
     dataset_card(build, argv=["--out", str(build), "--workers", "2", "--thresholds", "50,20,40"])
     text = DatasetCard.load(build/"README.md").text
     assert f"citesum build --out {build.name} --workers 2 --thresholds 50,20,40" in text and str(build) not in text
+
+
+def test_notebook_route_writes_the_card_citesum_build_writes(build, tmp_path):
+    "The build of the notebooks (`build_sample_dataset`, 03_build's last steps) and `citesum build` write the same files and card, the command line aside"
+    from citesum_nb.cards import dataset_card
+    cli = tmp_path/build.name   # the same folder name: a card names its folder
+    r = citesum("build", "--out", cli, "--scheduler", "synchronous", "--quiet")
+    assert r.returncode == 0
+    nb_card, cli_card = dataset_card(build).read_text(), (cli/"README.md").read_text()
+    strip = lambda t: [l for l in t.splitlines() if "citesum build" not in l]
+    assert strip(nb_card) == strip(cli_card) and "validation" in nb_card and "parquet/validation.parquet" in cli_card
+    assert sorted(p.name for p in cli.glob("*.jsonl")) == ["candidates.jsonl", "test.jsonl", "train.jsonl", "validation.jsonl"]
+    assert sorted(p.name for p in (cli/"parquet").iterdir()) == ["test.parquet", "train.parquet", "validation.parquet"]
+    for f in ("train.jsonl", "validation.jsonl", "test.jsonl"): assert (build/f).read_bytes() == (cli/f).read_bytes()
 
 
 def _leaks(text:str, *local:Path)->list:

@@ -24,7 +24,7 @@ def _cli(capsys, *args)->tuple:
 
 
 def _read(folder:Path)->dict:
-    return {s: [json.loads(l) for l in (folder/f"{s}.jsonl").read_text().splitlines() if l.strip()] for s in ("train", "val", "test")}
+    return {s: [json.loads(l) for l in (folder/f"{s}.jsonl").read_text().splitlines() if l.strip()] for s in ("train", "validation", "test")}
 
 
 def _no_paper_in_two_splits(splits:dict)->list:
@@ -155,7 +155,7 @@ def test_cloze_build_without_related_work(tmp_path):
     report = build_cloze(ClozeParams(s2orc_dir=str(api)), tmp_path/"out")
     assert report["stages"]["instances"] == 0 and report["split"]["papers_crossing"] == 0
     json.loads((tmp_path/"out"/"report.json").read_text(), parse_constant=lambda c: pytest.fail(f"{c} in report.json"))
-    assert {k: v.num_rows for k, v in load_from_disk(str(tmp_path/"out"/"hf")).items()} == {"train": 0, "val": 0, "test": 0}
+    assert {k: v.num_rows for k, v in load_from_disk(str(tmp_path/"out"/"hf")).items()} == {"train": 0, "validation": 0, "test": 0}
 
 
 # ---- the paper's protocols ------------------------------------------------------------------------------------------

@@ -181,3 +181,57 @@ def test_run_index_shows_durations_captions_and_no_check_figures(tmp_path):
     assert '<td>one</td><td>ok</td><td class="num">1 min 15 s</td>' in page and '<td>two</td><td>failed</td><td class="num">3 s</td>' in page
     assert "<figcaption>Loss against training steps<" in page and "<figcaption>01 line<" in page   # stored caption; else the file name
     assert "_checks" not in page and 'href="one/figures/01_curve.png"' in page                    # a click opens the full-size image
+
+
+def _with_outputs(src:Path, dest:Path, texts:list)->Path:
+    "A copy of notebook `src` whose first example cell holds `texts` as its outputs (stderr, an HTML and a plain result), as an executed copy would"
+    nb = nbformat.read(src, as_version=4)
+    cell = next(c for c in nb.cells if c.cell_type == "code" and c.source.strip() and not c.source.lstrip().startswith("#|")
+                and not c.metadata.get("tags"))
+    cell.outputs = [new_output("stream", name="stderr", text="".join(f"{t}:2: UserWarning: here\n" for t in texts)),
+                    new_output("execute_result", {"text/plain": repr(texts), "text/html": "<p>" + " ".join(texts) + "</p>"}, execution_count=1)]
+    dest.parent.mkdir(parents=True, exist_ok=True); nbformat.write(nb, dest)
+    return dest
+
+
+def test_docs_show_the_demo_run_by_default_and_no_machine_path(tmp_path):
+    "A project with a demo run: `citesum docs` shows its outputs without a flag, and no page names the project, the run, HOME or a temporary file"
+    import shutil, tempfile
+    proj = tmp_path/"proj"; proj.mkdir(); (proj/"nbs").symlink_to(NBS); shutil.copy(ROOT/"pyproject.toml", proj)
+    run = proj/"runs"/"demo_run"
+    paths = [f"{ROOT}/nbs/00_core.ipynb", f"{run}/00_core/x.jsonl", f"{Path.home()}/data/s2orc", f"{tempfile.gettempdir()}/ipykernel_42/7.py"]
+    _with_outputs(NBS/"00_core.ipynb", run/"00_core.ipynb", paths)
+    r = citesum("docs", "--nbs", proj/"nbs", "--out", tmp_path/"site", "--only", "00_core", "--workers", "0")
+    assert r.stdout.startswith("pages show the outputs of the demo run runs/demo_run")
+    pages = {p: p.read_text() for p in (tmp_path/"site").rglob("*.html")}
+    core = pages[tmp_path/"site"/"core.html"]
+    assert "&lt;project&gt;/nbs/00_core.ipynb" in core and "&lt;tmp&gt;/ipykernel_42/7.py:2: UserWarning" in core   # the outputs, rewritten
+    assert "~/data/s2orc" in core and "&lt;run&gt;/00_core/x.jsonl" in core
+    for p in (str(ROOT), str(tmp_path), f"{Path.home()}/", tempfile.gettempdir() + "/"):
+        assert not [f for f, t in pages.items() if p in t], (p, [f.name for f, t in pages.items() if p in t])
+    (tmp_path/"bare").mkdir(); (tmp_path/"bare"/"nbs").symlink_to(NBS)
+    r = citesum("docs", "--nbs", tmp_path/"bare"/"nbs", "--only", "99_nope", check=False)   # no demo run: one line says so
+    assert r.stdout.splitlines()[0].startswith("no outputs to show: there is no demo run in runs/demo_run") and "no notebook 99_nope" in r.stderr
+
+
+def test_run_pages_read_as_reports(tmp_path):
+    "A step's page: no `#|` line, the parameters once and short, library code folded, a table of contents and a link back to the index"
+    run = tmp_path/"run"; run.mkdir()
+    nb = new_notebook(cells=[new_markdown_cell("# Step one\n> what it does"), new_code_cell("#| default_exp one"),
+        new_code_cell("n: int = 20   # demo size\nout_dir: str = '../runs/demo/one'   # where it writes", metadata={"tags": ["parameters"]}),
+        new_code_cell(f'# Parameters\nout_dir = "{run}/one"\n', metadata={"tags": ["injected-parameters"]}),
+        new_code_cell("#| export\n@dataclass\nclass OneParams(StageParams):\n    n: int = 20\n    out_dir: str = ''"),
+        new_code_cell("#| hide\nfrom fastcore.test import *"),
+        new_code_cell("params = OneParams.from_globals(globals())\nparams", outputs=[new_output("execute_result", {"text/plain": "OneParams(n=20)"}, execution_count=3)]),
+        new_markdown_cell("## Results"), new_code_cell("print(n)", outputs=[new_output("stream", name="stdout", text="20\n")]),
+        new_markdown_cell("## More")], metadata={"kernelspec": {"name": "python3", "display_name": "python3", "language": "python"}})
+    nbformat.write(nb, run/"one.ipynb")
+    citesum("docs", "--run-index", run)
+    page, index = (run/"html"/"one.html").read_text(), (run/"index.html").read_text()
+    assert "#|" not in page and "from fastcore.test" not in page and "OneParams(n=20)" not in page and "# Parameters" not in page
+    assert "<b>Parameters</b>: 1 of 2 set by this run" in page and "&lt;run&gt;/one" in page and page.count("demo size") == 1
+    assert '<details class="report-code"><summary>code: class OneParams</summary>' in page
+    assert '<a href="../index.html">← run index</a>' in page and '<a href="../one.ipynb">executed notebook</a>' in page
+    assert '<nav class="report-toc"><b>Contents</b><ul><li><a href="#Results">Results</a></li><li><a href="#More">More</a></li></ul></nav>' in page
+    assert '<a href="#steps">Steps</a> (1) · <a href="#figures">Figures</a> (0)' in index
+    assert check_links(run) == []

@@ -132,7 +132,7 @@ def _sample_copy(root: Path, recompress=None) -> Path:
 
 
 def _examples(out: Path) -> list:
-    return [(Path(out)/f"{s}.jsonl").read_bytes() for s in ("train", "val", "test")]
+    return [(Path(out)/f"{s}.jsonl").read_bytes() for s in ("train", "validation", "test")]
 
 
 @pytest.fixture(scope="module")
