@@ -226,6 +226,7 @@ def docs_site(tmp_path_factory, demo)->dict:
 DEMO_GROUP = ("test_readme.py", "test_wheel.py", "test_browser.py", "test_docs.py")
 
 
+@pytest.hookimpl(tryfirst=True)   # before pytest-xdist's own hook, which turns the group marks into node ids
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.path.name in DEMO_GROUP: item.add_marker(pytest.mark.xdist_group("demo"))
