@@ -26,7 +26,7 @@ import dask
 from .core import CitesumError, ensure_dir, sample_corpus_dir, write_jsonl
 from .metrics import RecallScorer, rouge_recall
 from .s2orc import BadInputLog, find_shards, checked_line_views, line_views, fast_paper_id, has_related_work, parse_fulltext, parse_metadata
-from .s2orc import check_json_lines, unpaired_shards
+from .s2orc import MAX_LINE_BYTES, check_json_lines, unpaired_shards
 from .citations import citation_sentences, introduction_and_conclusion, is_related_work
 from .raw_texts import TEXT_COLUMNS, TextTable, paper_texts, plausible_line, suspicious_line
 from .engine import Engine
@@ -52,6 +52,7 @@ class BuildParams(StageParams):
     splitter: Literal["fast", "spacy"] = "fast"  # sentence splitter: "fast" (rule-based) or "spacy"
     max_abstract_chars: int = 4000  # longer cited "abstracts" (body-text debris) are dropped as cited_abstract_too_long; 0: no limit
     validate_json: bool = False  # parse every full-text line in full, so that broken JSON anywhere is counted (slower)
+    max_line_bytes: int = MAX_LINE_BYTES  # a longer input line is skipped unread and counted as line_too_long (memory stays bounded)
     license: str = "odc-by"  # licence of the input corpus, stated in the dataset card (S2ORC: odc-by; CL-SciSumm: cc-by-4.0)
 
     def validate(self):
@@ -62,6 +63,7 @@ class BuildParams(StageParams):
         self.require("split_ratios", len(self.split_ratios) == 3 and all(r >= 0 for r in self.split_ratios)
                      and abs(sum(self.split_ratios) - 1) < 1e-6, "three non-negative train/val/test shares that sum to 1")
         self.require("max_abstract_chars", self.max_abstract_chars >= 0, "must be 0 (no limit) or more")
+        self.require("max_line_bytes", self.max_line_bytes >= 1, "must be at least 1 (bytes)")
 
 # %% ../nbs/03_build.ipynb #7b6564bc
 def passes_filter(recall:dict, thresholds=(50, 20, 40))->bool:
@@ -98,12 +100,13 @@ def extract_candidates(path,                 # one full-text shard
                        texts_out=None,       # Parquet file for every paper's abstract/introduction/conclusion (None: not written)
                        with_aic:bool=True,   # put introductions and conclusions in that table
                        validate_json:bool=False,  # parse every line in full (every field of every paper checked)
+                       max_line_bytes:int=MAX_LINE_BYTES,  # longer lines are skipped and counted (line_too_long)
                       )->tuple:
     "First pass over one full-text shard: (candidate sentences, paper ids, BadInputLog)"
     log, rows, ids = BadInputLog(), [], []
     texts = TextTable(texts_out) if texts_out else None
     n = 0
-    for n, (line, utf8) in enumerate(checked_line_views(path, log), 1):
+    for n, (line, utf8) in enumerate(checked_line_views(path, log, max_line_bytes), 1):
         rec = _read_paper(line, utf8, fmt, log, ids, texts, with_aic, validate_json)
         if rec is None or not any(is_related_work(p["section"]) for p in rec["body_text"]): continue
         log.add("papers_with_related_work")
@@ -118,10 +121,10 @@ META_COLUMNS = ["paper_id", "title", "abstract_meta", "venue", "journal", "field
 
 _NO_ABSTRACT = re.compile(rb'"abstract":\s*(?:null|""|\[\])')
 
-def cited_metadata(path, fmt:str, wanted)->tuple:
+def cited_metadata(path, fmt:str, wanted, max_line_bytes:int=MAX_LINE_BYTES)->tuple:
     "Metadata of the wanted papers in one metadata shard: (frame, BadInputLog)"
     log, rows = BadInputLog(), []
-    for line in line_views(path, log):
+    for line in line_views(path, log, max_line_bytes):
         log.add("papers_metadata")
         if fmt == "s2orc-2020" and not _NO_ABSTRACT.search(line): log.add("papers_metadata_with_abstract")
         pid = fast_paper_id(line)
@@ -140,10 +143,10 @@ def cited_texts(path, wanted)->pd.DataFrame:
         parts.append(batch.filter(pc.is_in(batch.column("paper_id"), value_set=keep)).to_pandas())
     return _frame([], TEXT_COLUMNS) if not parts else pd.concat(parts, ignore_index=True).astype(object)
 
-def cited_fulltext(path, fmt:str, wanted, with_aic:bool=True, validate_json:bool=False)->tuple:
+def cited_fulltext(path, fmt:str, wanted, with_aic:bool=True, validate_json:bool=False, max_line_bytes:int=MAX_LINE_BYTES)->tuple:
     "Abstract, introduction and conclusion of the wanted papers in one full-text shard, by a second read: (frame, BadInputLog)"
     log, rows = BadInputLog(), []
-    for line in line_views(path, BadInputLog()):   # a damaged shard was counted by the first pass
+    for line in line_views(path, BadInputLog(), max_line_bytes):   # a damaged shard (or a long line) was counted by the first pass
         pid = fast_paper_id(line)
         if pid is not None and pid not in wanted: continue
         parsed_before = validate_json or pid is None or has_related_work(line, fmt) or not plausible_line(line, fmt)
@@ -400,13 +403,14 @@ def build_options(thresholds=(50, 20, 40),       # ROUGE-1/2/L recall thresholds
                   use_stemmer:bool=True, with_aic:bool=True, splitter:str="fast",
                   max_abstract_chars:int=4000,    # longer cited abstracts are dropped; 0: no limit
                   validate_json:bool=False,
+                  max_line_bytes:int=MAX_LINE_BYTES,  # longer input lines are skipped and counted (line_too_long)
                  )->SimpleNamespace:
     "The settings the two passes read, checked (see `build_citesum`)"
     thresholds = tuple(float(t) for t in thresholds)
     if len(thresholds) != 3: raise CitesumError(f"thresholds must be three numbers (R-1, R-2, R-L), got {list(thresholds)}")
     if int(max_abstract_chars) < 0: raise CitesumError(f"max_abstract_chars must be >= 0 (0: no limit), got {max_abstract_chars}")
     return SimpleNamespace(thresholds=thresholds, use_stemmer=use_stemmer, with_aic=with_aic, splitter=splitter,
-                           max_abstract_chars=int(max_abstract_chars), validate_json=validate_json)
+                           max_abstract_chars=int(max_abstract_chars), validate_json=validate_json, max_line_bytes=int(max_line_bytes))
 
 def first_pass(shards, work:Path, eng:Engine, opt)->tuple:
     "Candidate sentences of every full-text shard, and its side table: (candidates, paper ids, log, side tables)"
@@ -414,7 +418,7 @@ def first_pass(shards, work:Path, eng:Engine, opt)->tuple:
         threading.Thread(target=importlib.import_module, args=("datasets",), daemon=True).start()
     side = shards.fmt == "s2orc-2020"   # the first pass also writes every paper's texts to side tables
     tables = [str(ensure_dir(work)/f"texts-{k}.parquet") if side else None for k in range(len(shards.fulltext_files))]
-    p1 = [dask.delayed(extract_candidates, pure=True)(str(f), shards.fmt, opt.splitter, t, opt.with_aic, opt.validate_json)
+    p1 = [dask.delayed(extract_candidates, pure=True)(str(f), shards.fmt, opt.splitter, t, opt.with_aic, opt.validate_json, opt.max_line_bytes)
           for f, t in zip(shards.fulltext_files, tables)]
     frames, ids, logs = zip(*eng.compute(*p1, label=f"build, pass 1: citation sentences of {len(p1)} full-text shards")) if p1 else ((), (), ())
     cands = pd.concat(list(frames), ignore_index=True) if frames else _frame([], CANDIDATE_COLUMNS)
@@ -455,10 +459,10 @@ def second_pass(shards, cands:pd.DataFrame, tables, eng:Engine, opt)->tuple:
     n = max(1, min(eng.n_workers, len(cands) // 500 + 1))   # partitions of the join: one per worker, fewer for few candidates
     wanted = dask.delayed(frozenset(cands["cited_id"].dropna()), pure=True)
     part = lambda read, *a: dask.delayed(_cited_parts, pure=True, nout=n + 1)(read, n, *a)
-    metas = [part(cited_metadata, str(f), shards.fmt, wanted) for f in shards.metadata_files]
+    metas = [part(cited_metadata, str(f), shards.fmt, wanted, opt.max_line_bytes) for f in shards.metadata_files]
     if tables: texts = [part(cited_texts, t, wanted) for t in tables]
     elif opt.with_aic or not shards.metadata_files:   # Datasets API layout: a second read of the full text
-        texts = [part(cited_fulltext, str(f), shards.fmt, wanted, opt.with_aic, opt.validate_json) for f in shards.fulltext_files]
+        texts = [part(cited_fulltext, str(f), shards.fmt, wanted, opt.with_aic, opt.validate_json, opt.max_line_bytes) for f in shards.fulltext_files]
     else: texts = []
     args = (opt.thresholds, opt.use_stemmer, 100, opt.max_abstract_chars)
     joins = [dask.delayed(join_partition, pure=True, nout=2)(c, [m[p] for m in metas], [t[p] for t in texts], args)
@@ -520,12 +524,13 @@ def build_citesum(s2orc_dir=None,            # S2ORC folder; None or "" = the bu
                   progress:bool=True,        # show Dask progress bars
                   max_abstract_chars:int=4000,  # longer cited abstracts are dropped (cited_abstract_too_long); 0: no limit
                   validate_json:bool=False,  # parse every full-text line in full (broken JSON anywhere is counted; slower)
+                  max_line_bytes:int=MAX_LINE_BYTES,  # longer input lines are skipped and counted (line_too_long): memory stays bounded
                   overwrite:bool=False,      # replace a previous build in `out_dir`
                   license:str=BuildParams.license,  # licence of the input corpus (recorded in the report for the dataset card)
                  )->dict:
     "Build CiteSum from S2ORC into `out_dir` (via a temporary sibling folder); returns the report (also report.json / report.md)"
     t0 = time.time()
-    opt = build_options(thresholds, use_stemmer, with_aic, splitter, max_abstract_chars, validate_json)
+    opt = build_options(thresholds, use_stemmer, with_aic, splitter, max_abstract_chars, validate_json, max_line_bytes)
     shards = find_shards(s2orc_dir or sample_corpus_dir(), fmt)
     for f in shards.metadata_files + shards.fulltext_files: check_json_lines(f, shards.fmt)
     out = Path(out_dir)
@@ -540,7 +545,7 @@ def build_citesum(s2orc_dir=None,            # S2ORC folder; None or "" = the bu
         kept = write_outputs(tmp, res, split_ratios, seed)
         timings["write_outputs_s"] = time.time() - t
         settings = {"thresholds": list(opt.thresholds), "use_stemmer": use_stemmer, "max_abstract_chars": opt.max_abstract_chars,
-                    "validate_json": validate_json, "license": license, "split_ratios": list(split_ratios), "seed": seed, **engine}
+                    "validate_json": validate_json, "max_line_bytes": opt.max_line_bytes, "license": license, "split_ratios": list(split_ratios), "seed": seed, **engine}
         report = make_report(log, res, kept, dups, shards, settings, {**timings, "total_s": time.time() - t0})
         (tmp/"report.json").write_text(json.dumps(report, indent=2) + "\n")
         (tmp/"report.md").write_text(report_markdown(report))
