@@ -268,3 +268,24 @@ def test_no_record_stops_a_build_and_memory_stays_bounded(tmp_path, capsys, fmt)
     assert {"1", "2"} <= kept
     print(f"records a build must survive: {len(lines) + 1} tried ({expect['json_too_deep']} too deep, {len(numbers) * 5} with numbers "
           f"beyond any type, {expect['line_too_long']} over the cap); the build ended and counted each")
+
+
+# ---------------------------------------------------------------- Ctrl-C while the local workers start
+@pytest.mark.parametrize("moment", ["before", "started"])
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_signal_while_the_workers_start_stops_the_build(tmp_path, capsys, monkeypatch, moment, sig):
+    "The signal is sent from inside the start-up (a hook of `STARTING`), not after a sleep: the build stops, exits 128+N, leaves nothing"
+    import signal
+    import psutil
+    import citesum_nb.engine as E
+    signum = getattr(signal, sig)
+    monkeypatch.setattr(E, "STARTING", [lambda at: signal.raise_signal(signum) if at == moment else None])
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    rc = main(["build", "--out", str(tmp_path/"out"), "--workers", "1", "--quiet"])
+    out, err = capsys.readouterr()
+    assert rc == 128 + signum, (rc, err[-2000:])
+    assert f"interrupted by {sig}" in err and "Traceback" not in err, err[-2000:]
+    assert list(tmp_path.iterdir()) == []   # neither the build nor its temporary sibling
+    left = [p for p in psutil.Process().children(recursive=True) if p.pid not in before and p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+            and "resource_tracker" not in " ".join(p.cmdline())]   # multiprocessing's tracker lives as long as this process
+    assert not left, left
