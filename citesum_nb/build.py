@@ -33,7 +33,7 @@ from .engine import Engine
 from .params import FilePath, StageParams
 
 # %% ../nbs/03_build.ipynb #7203103d
-from .engine import Scheduler
+from .engine import WORKER_WAIT, Scheduler
 
 @dataclass
 class BuildParams(StageParams):
@@ -53,6 +53,7 @@ class BuildParams(StageParams):
     max_abstract_chars: int = 4000  # longer cited "abstracts" (body-text debris) are dropped as cited_abstract_too_long; 0: no limit
     validate_json: bool = False  # parse every full-text line in full, so that broken JSON anywhere is counted (slower)
     max_line_bytes: int = MAX_LINE_BYTES  # a longer input line is skipped unread and counted as line_too_long (memory stays bounded)
+    worker_wait: float = WORKER_WAIT  # on a cluster: seconds without any worker alive (they keep dying) before the build stops
     license: str = "odc-by"  # licence of the input corpus, stated in the dataset card (S2ORC: odc-by; CL-SciSumm: cc-by-4.0)
 
     def validate(self):
@@ -64,6 +65,7 @@ class BuildParams(StageParams):
                      and abs(sum(self.split_ratios) - 1) < 1e-6, "three non-negative train/val/test shares that sum to 1")
         self.require("max_abstract_chars", self.max_abstract_chars >= 0, "must be 0 (no limit) or more")
         self.require("max_line_bytes", self.max_line_bytes >= 1, "must be at least 1 (bytes)")
+        self.require("worker_wait", self.worker_wait > 0, "must be more than 0 (seconds)")
 
 # %% ../nbs/03_build.ipynb #7b6564bc
 def passes_filter(recall:dict, thresholds=(50, 20, 40))->bool:
@@ -404,13 +406,15 @@ def build_options(thresholds=(50, 20, 40),       # ROUGE-1/2/L recall thresholds
                   max_abstract_chars:int=4000,    # longer cited abstracts are dropped; 0: no limit
                   validate_json:bool=False,
                   max_line_bytes:int=MAX_LINE_BYTES,  # longer input lines are skipped and counted (line_too_long)
+                  worker_wait:float=WORKER_WAIT,      # seconds without any worker alive before the build stops
                  )->SimpleNamespace:
     "The settings the two passes read, checked (see `build_citesum`)"
     thresholds = tuple(float(t) for t in thresholds)
     if len(thresholds) != 3: raise CitesumError(f"thresholds must be three numbers (R-1, R-2, R-L), got {list(thresholds)}")
     if int(max_abstract_chars) < 0: raise CitesumError(f"max_abstract_chars must be >= 0 (0: no limit), got {max_abstract_chars}")
     return SimpleNamespace(thresholds=thresholds, use_stemmer=use_stemmer, with_aic=with_aic, splitter=splitter,
-                           max_abstract_chars=int(max_abstract_chars), validate_json=validate_json, max_line_bytes=int(max_line_bytes))
+                           max_abstract_chars=int(max_abstract_chars), validate_json=validate_json, max_line_bytes=int(max_line_bytes),
+                           worker_wait=float(worker_wait))
 
 def first_pass(shards, work:Path, eng:Engine, opt)->tuple:
     "Candidate sentences of every full-text shard, and its side table: (candidates, paper ids, log, side tables)"
@@ -492,7 +496,7 @@ def run_passes(shards, work:Path, scheduler:str, workers:int, progress:bool, opt
     "Both passes on the requested scheduler, duplicate candidates removed: (finished frame, log, duplicates, timings, scheduler settings)"
     timings = {}
     try:
-        with Engine(scheduler, workers, progress) as eng:
+        with Engine(scheduler, workers, progress, worker_wait=opt.worker_wait) as eng:
             t = time.time()
             cands, ids, log, tables = first_pass(shards, work, eng, opt)
             n = len(cands)
@@ -525,12 +529,13 @@ def build_citesum(s2orc_dir=None,            # S2ORC folder; None or "" = the bu
                   max_abstract_chars:int=4000,  # longer cited abstracts are dropped (cited_abstract_too_long); 0: no limit
                   validate_json:bool=False,  # parse every full-text line in full (broken JSON anywhere is counted; slower)
                   max_line_bytes:int=MAX_LINE_BYTES,  # longer input lines are skipped and counted (line_too_long): memory stays bounded
+                  worker_wait:float=WORKER_WAIT,  # on a cluster: seconds without any worker alive (they keep dying) before the build stops
                   overwrite:bool=False,      # replace a previous build in `out_dir`
                   license:str=BuildParams.license,  # licence of the input corpus (recorded in the report for the dataset card)
                  )->dict:
     "Build CiteSum from S2ORC into `out_dir` (via a temporary sibling folder); returns the report (also report.json / report.md)"
     t0 = time.time()
-    opt = build_options(thresholds, use_stemmer, with_aic, splitter, max_abstract_chars, validate_json, max_line_bytes)
+    opt = build_options(thresholds, use_stemmer, with_aic, splitter, max_abstract_chars, validate_json, max_line_bytes, worker_wait)
     shards = find_shards(s2orc_dir or sample_corpus_dir(), fmt)
     for f in shards.metadata_files + shards.fulltext_files: check_json_lines(f, shards.fmt)
     out = Path(out_dir)

@@ -289,3 +289,26 @@ def test_a_signal_while_the_workers_start_stops_the_build(tmp_path, capsys, monk
     left = [p for p in psutil.Process().children(recursive=True) if p.pid not in before and p.is_running() and p.status() != psutil.STATUS_ZOMBIE
             and "resource_tracker" not in " ".join(p.cmdline())]   # multiprocessing's tracker lives as long as this process
     assert not left, left
+
+
+# ---------------------------------------------------------------- workers that keep dying
+def _exit(x): os._exit(1)
+def _sigkill(x): import signal; os.kill(os.getpid(), signal.SIGKILL)
+def _sigterm(x): import signal; os.kill(os.getpid(), signal.SIGTERM)
+def _fine(x): return x
+
+
+KILLS = {"exit": (_exit, None), "SIGKILL": (_sigkill, None), "SIGTERM": (_sigterm, None), "no workers at all": (_fine, lambda eng: eng.cluster.scale(0))}
+
+
+@pytest.mark.parametrize("kill", list(KILLS))
+def test_workers_that_keep_dying_end_the_computation_in_bounded_time(kill):
+    "Each pattern ends with one line (no wait without end): the cluster's workers died, or were never there"
+    import dask
+    from citesum_nb.core import CitesumError
+    from citesum_nb.engine import Engine
+    task, before = KILLS[kill]
+    with Engine("local", workers=1, progress=False, worker_wait=2) as eng:
+        if before: before(eng)
+        with pytest.raises(CitesumError, match="no Dask worker alive for 2 s|workers kept dying") as e: eng.compute(dask.delayed(task)(1))
+    assert "\n" not in str(e.value)
