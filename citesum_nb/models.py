@@ -249,7 +249,7 @@ def check_model_folder(path,   # a model folder (anything else, e.g. a Hub name,
                       )->Path|None:
     "The folder when its config and weights can be loaded; a one-line `CitesumError` naming the file otherwise (None for a Hub name)"
     p = Path(str(path)).expanduser()
-    if not p.is_dir(): return None
+    if not str(path).strip() or not p.is_dir(): return None   # "" (a tiny model is made), or a Hub name
     cfg = p/"config.json"
     if not cfg.is_file(): raise CitesumError(f"{p} has no config.json: not a Hugging Face model folder")
     try: ok = isinstance(json.loads(cfg.read_bytes()), dict)
