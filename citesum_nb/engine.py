@@ -115,8 +115,8 @@ class Engine:
         "Cancel `futs` (saying why) once no worker has been alive for `worker_wait` seconds"
         since = None
         while not done.wait(min(1.0, self.worker_wait / 4)):
-            try: alive = len(self.client.scheduler_info(n_workers=-1)["workers"])
-            except Exception: alive = 0   # the scheduler itself is gone
+            info = getattr(self.client, "_scheduler_identity", None) or {}   # what the client last heard (every 2 s): no call from this thread
+            alive = len(info.get("workers") or {})
             since = None if alive else since or time.monotonic()
             if since and time.monotonic() - since >= self.worker_wait:
                 why.append(f"no Dask worker alive for {self.worker_wait:g} s (the workers died and did not come back); "
