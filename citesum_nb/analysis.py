@@ -4,7 +4,7 @@
 
 # %% ../nbs/04_analysis.ipynb #ddaf23ba
 from __future__ import annotations
-import csv, html, json
+import csv, html, json, warnings
 from contextlib import contextmanager
 from itertools import combinations
 from pathlib import Path
@@ -165,10 +165,14 @@ def save_figure(fig:plt.Figure, fig_dir:str|Path, name:str,
     return paths
 
 def figure_caption(path)->str:
-    "The caption `save_figure` stored in a PNG figure; '' when it holds none (or is no PNG)"
+    "The caption `save_figure` stored in a PNG figure; '' when it holds none (or is no PNG, or one PIL will not open: damaged, a decompression bomb)"
     from PIL import Image
     if Path(path).suffix.lower() != ".png": return ""
-    with Image.open(path) as im: return im.text.get(CAPTION_KEYS["png"], "")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as im: return str(im.text.get(CAPTION_KEYS["png"], ""))
+    except (Image.DecompressionBombError, OSError, SyntaxError, ValueError, EOFError): return ""
 
 # %% ../nbs/04_analysis.ipynb #57d215a6
 def plot_discipline_distribution(dist:pd.DataFrame, # output of `discipline_distribution`

@@ -26,14 +26,14 @@ import dask
 from .core import CitesumError, claim_folder, ensure_dir, place_folder, sample_corpus_dir, temp_beside, write_dataset, write_jsonl, write_split
 from .metrics import RecallScorer, rouge_recall
 from .s2orc import BadInputLog, find_shards, checked_line_views, line_views, fast_paper_id, has_related_work, parse_fulltext, parse_metadata
-from .s2orc import check_json_lines, unpaired_shards
+from .s2orc import MAX_LINE_BYTES, check_json_lines, unpaired_shards
 from .citations import citation_sentences, introduction_and_conclusion, is_related_work
 from .raw_texts import TEXT_COLUMNS, TextTable, paper_texts, plausible_line, suspicious_line
 from .engine import Engine
 from .params import FilePath, StageParams
 
 # %% ../nbs/03_build.ipynb #7203103d
-from .engine import Scheduler
+from .engine import WORKER_WAIT, Scheduler
 
 @dataclass
 class BuildParams(StageParams):
@@ -52,6 +52,8 @@ class BuildParams(StageParams):
     splitter: Literal["fast", "spacy"] = "fast"  # sentence splitter: "fast" (rule-based) or "spacy"
     max_abstract_chars: int = 4000  # longer cited "abstracts" (body-text debris) are dropped as cited_abstract_too_long; 0: no limit
     validate_json: bool = False  # parse every full-text line in full, so that broken JSON anywhere is counted (slower)
+    max_line_bytes: int = MAX_LINE_BYTES  # a longer input line is skipped unread and counted as line_too_long (memory stays bounded)
+    worker_wait: float = WORKER_WAIT  # on a cluster: seconds without any worker alive (they keep dying) before the build stops
     license: str = "odc-by"  # licence of the input corpus, stated in the dataset card (S2ORC: odc-by; CL-SciSumm: cc-by-4.0)
 
     def validate(self):
@@ -62,6 +64,8 @@ class BuildParams(StageParams):
         self.require("split_ratios", len(self.split_ratios) == 3 and all(r >= 0 for r in self.split_ratios)
                      and abs(sum(self.split_ratios) - 1) < 1e-6, "three non-negative train/val/test shares that sum to 1")
         self.require("max_abstract_chars", self.max_abstract_chars >= 0, "must be 0 (no limit) or more")
+        self.require("max_line_bytes", self.max_line_bytes >= 1, "must be at least 1 (bytes)")
+        self.require("worker_wait", self.worker_wait > 0, "must be more than 0 (seconds)")
 
 # %% ../nbs/03_build.ipynb #7b6564bc
 def passes_filter(recall:dict,  # {"r1", "r2", "rl"}: ROUGE recall x100
@@ -96,14 +100,14 @@ def _read_paper(line, utf8:bool, fmt:str, log:BadInputLog, ids:list, texts, with
 
 def extract_candidates(path,             # one full-text shard
                        fmt:str,          # "s2orc-2020" or "s2-api"
-                       p:BuildParams,    # the build's settings (here: splitter, with_aic, validate_json)
+                       p:BuildParams,    # the build's settings (here: splitter, with_aic, validate_json, max_line_bytes)
                        texts_out=None,   # Parquet file for every paper's abstract/introduction/conclusion (None: not written)
                       )->tuple:
     "First pass over one full-text shard: (candidate sentences, paper ids, BadInputLog)"
     log, rows, ids = BadInputLog(), [], []
     texts = TextTable(texts_out) if texts_out else None
     n = 0
-    for n, (line, utf8) in enumerate(checked_line_views(path, log), 1):
+    for n, (line, utf8) in enumerate(checked_line_views(path, log, p.max_line_bytes), 1):
         rec = _read_paper(line, utf8, fmt, log, ids, texts, p.with_aic, p.validate_json)
         if rec is None or not any(is_related_work(p["section"]) for p in rec["body_text"]): continue
         log.add("papers_with_related_work")
@@ -118,10 +122,10 @@ META_COLUMNS = ["paper_id", "title", "abstract_meta", "venue", "journal", "field
 
 _NO_ABSTRACT = re.compile(rb'"abstract":\s*(?:null|""|\[\])')
 
-def cited_metadata(path, fmt:str, wanted)->tuple:
+def cited_metadata(path, fmt:str, wanted, max_line_bytes:int=MAX_LINE_BYTES)->tuple:
     "Metadata of the wanted papers in one metadata shard: (frame, BadInputLog)"
     log, rows = BadInputLog(), []
-    for line in line_views(path, log):
+    for line in line_views(path, log, max_line_bytes):
         log.add("papers_metadata")
         if fmt == "s2orc-2020" and not _NO_ABSTRACT.search(line): log.add("papers_metadata_with_abstract")
         pid = fast_paper_id(line)
@@ -143,10 +147,11 @@ def cited_texts(path, wanted)->pd.DataFrame:
 def cited_fulltext(path, fmt:str, wanted,
                    with_aic:bool,              # also read the introduction and conclusion
                    validate_json:bool=False,   # the first pass parsed every line in full (`BuildParams.validate_json`)
+                   max_line_bytes:int=MAX_LINE_BYTES,  # longer lines are skipped (the first pass counted them: line_too_long)
                   )->tuple:
     "Abstract, introduction and conclusion of the wanted papers in one full-text shard, by a second read: (frame, BadInputLog)"
     log, rows = BadInputLog(), []
-    for line in line_views(path, BadInputLog()):   # a damaged shard was counted by the first pass
+    for line in line_views(path, BadInputLog(), max_line_bytes):   # a damaged shard (or a long line) was counted by the first pass
         pid = fast_paper_id(line)
         if pid is not None and pid not in wanted: continue
         parsed_before = validate_json or pid is None or has_related_work(line, fmt) or not plausible_line(line, fmt)
@@ -469,10 +474,10 @@ def second_pass(shards, cands:pd.DataFrame, tables, eng:Engine, p:BuildParams)->
     wanted = dask.delayed(frozenset(cands["cited_id"].dropna()), pure=True)
     parts = dask.delayed(tuple(frozenset(r["cited_id"].dropna()) for r in ranges), pure=True)
     part = lambda read, *a: dask.delayed(_cited_parts, pure=True, nout=n + 2)(read, parts, *a)
-    metas = [part(cited_metadata, str(f), shards.fmt, wanted) for f in shards.metadata_files]
+    metas = [part(cited_metadata, str(f), shards.fmt, wanted, p.max_line_bytes) for f in shards.metadata_files]
     if tables: texts = [part(cited_texts, t, wanted) for t in tables]
     elif p.with_aic or not shards.metadata_files:   # Datasets API layout: a second read of the full text
-        texts = [part(cited_fulltext, str(f), shards.fmt, wanted, p.with_aic, p.validate_json) for f in shards.fulltext_files]
+        texts = [part(cited_fulltext, str(f), shards.fmt, wanted, p.with_aic, p.validate_json, p.max_line_bytes) for f in shards.fulltext_files]
     else: texts = []
     joins = [dask.delayed(join_partition, pure=True)(c, [m[k] for m in metas], [t[k] for t in texts], p) for k, c in enumerate(ranges)]
     kept = eng.persist(*joins, *[m[n] for m in metas], *[x[n + 1] for x in metas + texts], label="build, pass 2: join cited abstracts and filter")
@@ -503,7 +508,7 @@ def run_passes(shards, out:Path, p:BuildParams, progress:bool=True)->tuple:
     (summary rows, kept rows with their split, log, duplicates, timings, scheduler settings)"""
     timings, work = {}, out/"_work"
     try:
-        with Engine(p.scheduler, p.workers, progress) as eng:
+        with Engine(p.scheduler, p.workers, progress, worker_wait=p.worker_wait) as eng:
             t = time.time()
             cands, ids, log, tables = first_pass(shards, work, eng, p)
             n = len(cands)
@@ -540,7 +545,7 @@ def build_citesum(p:BuildParams|None=None,  # the build's settings (default: `Bu
         for reason, name in unpaired_shards(shards): log.add(reason, name, keep_all=True)
         _warn_shards(log)
         settings = {"thresholds": [float(t) for t in p.thresholds], "use_stemmer": p.use_stemmer, "max_abstract_chars": int(p.max_abstract_chars),
-                    "validate_json": p.validate_json, "license": p.license, "split_ratios": list(p.split_ratios), "seed": p.seed, **engine}
+                    "validate_json": p.validate_json, "max_line_bytes": int(p.max_line_bytes), "license": p.license, "split_ratios": list(p.split_ratios), "seed": p.seed, **engine}
         report = make_report(log, small, kept, dups, shards, settings, {**timings, "total_s": time.time() - t0})
         (tmp/"report.json").write_text(json.dumps(report, indent=2) + "\n")
         (tmp/"report.md").write_text(report_markdown(report))

@@ -7,7 +7,8 @@ __all__ = ['SUBCOMMANDS', 'CliParams', 'main', 'os_error_line', 'build_cli_parse
            'resolve_cli', 'cloze_cli', 'crosseval_cli', 'summarize_cli']
 
 # %% ../nbs/10_cli.ipynb #55a939ed
-import argparse, contextlib, json, os, shutil, signal, sys, threading, time, warnings
+import argparse, contextlib, gzip, itertools, json, os, shutil, signal, sys, threading, time, warnings
+from collections.abc import Iterable
 from pathlib import Path
 
 from .core import (CitesumError, claim_file, claim_folder, ensure_dir, output_file, output_folder, save_table, standard_json,
@@ -190,7 +191,8 @@ def _train_folder(p, overwrite:bool, main:bool=True):
 # %% ../nbs/10_cli.ipynb #6a044c91
 def train_cli(argv:list|None=None)->int:
     "`citesum train`: train a CiTES model from a params file, a row of an experiments table and options (`TrainParams`)"
-    from citesum_nb.train import TrainParams, is_main_process, train_cites
+    from citesum_nb.models import check_model_folder
+    from citesum_nb.train import TrainParams, is_main_process, launch_env, train_cites
     ap = stage_parser(TrainParams, "citesum train", "Train and evaluate a CiTES model (any Hugging Face seq2seq checkpoint) on a "
                       "built CiteSum folder, as nbs/06_train.ipynb does")
     ap.add_argument("--json", action="store_true", help="print the metrics as one JSON object")
@@ -198,6 +200,7 @@ def train_cli(argv:list|None=None)->int:
     a = ap.parse_args(argv)
     p, given = stage_values(a)
     _out_folder("citesum train", None, p, given)
+    launch_env(); check_model_folder(p.model_name_or_path)   # one line each before the run folder is claimed or made
     with _train_folder(p, a.overwrite, is_main_process()): m = train_cites(p)
     if not is_main_process(): return 0   # one of N processes (torchrun, accelerate launch): rank 0 writes the card and prints
     from citesum_nb.cards import model_card
@@ -378,33 +381,51 @@ def _summarize_parser()->argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
-def _summary_inputs(a)->list:
-    from citesum_nb.summarize import read_texts, s2orc_abstracts, texts_from_args
+_NO_ABSTRACTS = "no abstracts: give them as arguments, with --file or --s2orc/--paper-id, or on standard input"
+
+def _summary_inputs(a)->Iterable:
+    "The `(id, text)` pairs to summarize, as a stream; a file is checked to its last line (and must hold an abstract) before any model loads"
+    from citesum_nb.summarize import iter_texts, s2orc_abstracts, texts_from_args
     given = [k for k, v in (("TEXT", a.texts), ("--file", a.file), ("--s2orc", a.s2orc)) if v]
     if len(given) > 1: raise CitesumError(f"give abstracts in one way only, not {' and '.join(given)}")
     if a.paper_id and not a.s2orc: raise CitesumError("--paper-id needs --s2orc DIR")
     if a.s2orc: return s2orc_abstracts(a.s2orc, a.paper_id)
-    if a.file: return read_texts(a.file, a.field, a.id_field)
     if a.texts: return texts_from_args(a.texts)
-    pairs = [] if sys.stdin is None or sys.stdin.isatty() else read_texts("-")
-    if not pairs: raise CitesumError("no abstracts: give them as arguments, with --file or --s2orc/--paper-id, or on standard input")
-    return pairs
+    if a.file and a.file != "-":
+        if not sum(1 for _ in iter_texts(a.file, a.field, a.id_field)):   # one pass, one line in memory: every line checked
+            raise CitesumError(f"{a.file}: no abstracts (the file is empty or has blank lines only)")
+        return iter_texts(a.file, a.field, a.id_field)
+    if sys.stdin is None or (not a.file and sys.stdin.isatty()): raise CitesumError(_NO_ABSTRACTS)
+    pairs = iter_texts("-")
+    first = next(pairs, None)
+    if first is None: raise CitesumError("standard input: no abstracts (it is empty or has blank lines only)")
+    return itertools.chain([first], pairs)
 
 # %% ../nbs/10_cli.ipynb #77ec5371
 def _summary_sources(a)->list: return [a.file, a.s2orc, a.model]   # what `summarize --out` must never be
 
-def _write_summaries(res:list, a):
+def _write_summaries(res:Iterable, a):
+    "Write TLDRs as they come: to the claimed `--out` through a partial file beside it, renamed into place at the end (removed on failure), or to stdout"
     if a.out:
-        with output_file(a.out, _summary_sources(a), a.overwrite) as o:   # beside it, then renamed: the inputs are never written over
-            if Path(a.out).name.endswith((".jsonl", ".jsonl.gz")): write_jsonl(res, o)
-            else: o.write_text("".join(r["tldr"] + "\n" for r in res), encoding="utf-8")
-        print(f"wrote {len(res)} TLDR(s) to {a.out}", file=sys.stderr)
+        o = claim_file(a.out, _summary_sources(a), a.overwrite); n = 0   # claimed before any work, checked again here: the inputs are never written over
+        part = o if o.exists() and not o.is_file() else ensure_dir(o.parent)/f".{o.name}.partial"   # a device or a pipe is written to directly
+        as_jsonl, as_gz = o.name.endswith((".jsonl", ".jsonl.gz")), o.name.endswith(".gz")
+        try:
+            with (gzip.open(part, "wb") if as_gz else open(part, "wb")) as f:
+                for r in res:
+                    f.write(((standard_json(r, ensure_ascii=False) if as_jsonl else r["tldr"]) + "\n").encode()); n += 1
+                    if not as_gz: f.flush()   # on disk as it comes (a gzip stream is flushed at its end)
+            if part != o: os.replace(part, o)
+        except BaseException:
+            if part != o: part.unlink(missing_ok=True)
+            raise
+        print(f"wrote {n} TLDR(s) to {a.out}", file=sys.stderr)
     else:
-        for r in res: print(standard_json(r, ensure_ascii=False) if a.json else r["tldr"])
+        for r in res: print(standard_json(r, ensure_ascii=False) if a.json else r["tldr"], flush=True)
 
 def summarize_cli(argv:list|None=None)->int:
     "`citesum summarize`: TLDRs of abstracts given as arguments, in a file, on standard input, or by S2ORC paper id"
-    from citesum_nb.summarize import TruncationWarning, load_summarizer, summarize
+    from citesum_nb.summarize import TruncationWarning, load_summarizer, summarize_iter
     a = _summarize_parser().parse_args(argv)
     p, _ = stage_values(a)
     if a.out: claim_file(a.out, _summary_sources(a), a.overwrite)   # before the model loads
@@ -417,14 +438,17 @@ def summarize_cli(argv:list|None=None)->int:
         model = load_summarizer(p.model, p.device)
         if getattr(model[0].config, "citesum_not_pretrained", False):
             print(f"citesum summarize: warning: {p.model} is NOT PRETRAINED (a tiny random model for tests): its TLDRs are noise", file=sys.stderr)
-        try:
-            res = summarize(pairs, model, prompt=p.prompt, post_process=p.post_process, num_beams=p.num_beams, min_length=p.min_length,
-                            max_length=p.max_length, batch_size=p.batch_size, max_source_length=p.max_source_length,
-                            progress=False if a.quiet else None)
+        res = summarize_iter(pairs, model, prompt=p.prompt, post_process=p.post_process, num_beams=p.num_beams, min_length=p.min_length,
+                             max_length=p.max_length, batch_size=p.batch_size, max_source_length=p.max_source_length,
+                             progress=False if a.quiet else None)
+        def warned(res):   # each block's truncation warning as the block is written
+            for r in res:
+                yield r
+                while caught:
+                    w = caught.pop(0)
+                    if issubclass(w.category, TruncationWarning): print(f"citesum summarize: warning: {w.message}", file=sys.stderr)
+        try: _write_summaries(warned(res), a)
         except RuntimeError as e:
             if "out of memory" not in str(e).lower(): raise
             raise CitesumError(f"out of memory at --batch-size {p.batch_size}; use a smaller one") from None
-    for w in caught:
-        if issubclass(w.category, TruncationWarning): print(f"citesum summarize: warning: {w.message}", file=sys.stderr)
-    _write_summaries(res, a)
     return 0

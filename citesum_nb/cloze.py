@@ -24,7 +24,7 @@ import dask
 import yaml
 
 from .core import CitesumError, ensure_dir, md_escape, output_folder, read_jsonl, sample_corpus_dir, save_table, write_dataset, write_jsonl, published_path
-from .params import StageParams
+from .params import StageParams, load_yaml
 from .s2orc import BadInputLog, find_shards, iter_fulltext, load_papers
 from .citations import is_related_work, make_splitter, related_work_paragraphs, replace_citation
 from .metrics import word_tokens
@@ -350,7 +350,7 @@ def published_numbers(path="",  # a published-numbers file ("": the copy shipped
     "The summary cloze paper's published numbers, with the table each comes from"
     path = published_path("summary_cloze.yaml", path)
     if not path.exists(): raise CitesumError(f"published numbers file not found: {path}")
-    pub = yaml.safe_load(path.read_text())
+    pub = load_yaml(path.read_text(), str(path))   # a key given twice is an error, not the last one silently
     for t in ("table1", "table4", "table5", "table6"):
         if t not in pub or "source" not in pub[t]: raise CitesumError(f"{path}: {t} is missing or has no source")
     return pub

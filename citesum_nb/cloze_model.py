@@ -20,7 +20,7 @@ from .metrics import per_example_rouge, rouge_scores
 from .evaluate import paired_significance
 from .cloze import SPLITS, ClozeParams, build_cloze, published_numbers
 from .cloze_baselines import bm25_stats, extract, first_words, load_cloze
-from .models import ARCHS, decoder_start_ids, generate, make_tiny_model
+from .models import ARCHS, check_model_folder, decoder_start_ids, generate, make_tiny_model
 from .train import train_seq2seq
 from .train_settings import TrainSettings
 
@@ -109,6 +109,7 @@ def cloze_perplexity(model_dir,          # a trained model folder
     "Perplexity per model token (sub-word for a sub-word tokenizer) of the gold clozes (prefix tokens excluded)"
     import torch
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+    check_model_folder(model_dir)
     tok, model = AutoTokenizer.from_pretrained(str(model_dir)), AutoModelForSeq2SeqLM.from_pretrained(str(model_dir)).eval()
     lead = len(decoder_start_ids(model, tok)) - 1          # special tokens a target starts with (BART: <s>)
     nll, n = 0.0, 0

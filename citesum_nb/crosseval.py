@@ -29,7 +29,7 @@ from .data import first_text, load_split, source_sentences, text_sentences
 from .metrics import RougeTokenizer, ngram_score, ngrams, per_example_rouge
 from .evaluate import HEURISTIC_RE, overlap_report
 from .build import split_without_leakage, build_sample_dataset
-from .models import ARCHS, generate, make_tiny_model
+from .models import ARCHS, check_model_folder, generate, make_tiny_model
 from .train import train_seq2seq
 from .train_settings import TrainSettings
 
@@ -459,6 +459,7 @@ class FactCCScorer:
     def __init__(self, model_name_or_path:str, batch_size:int=16, max_length:int=512, device=None):
         import torch
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
+        check_model_folder(model_name_or_path)
         self.tok = AutoTokenizer.from_pretrained(model_name_or_path)
         self.model = AutoModelForSequenceClassification.from_pretrained(model_name_or_path).eval()
         self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu")); self.model.to(self.device)

@@ -13,7 +13,7 @@ __all__ = ['QUARTO_OPTION', 'OPTION_TAGS', 'DEMO_RUN', 'REPORT_CSS', 'IMAGE_TYPE
            'find_browser', 'browser_screenshot', 'browser_check', 'project_files', 'init_project']
 
 # %% ../nbs/15_docs.ipynb #f51c079e
-import ast, html as htmllib, inspect, io, json, os, re, shutil, subprocess, tempfile, time
+import ast, html as htmllib, inspect, io, json, os, re, shutil, subprocess, tempfile, time, warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -638,11 +638,23 @@ def _image_twin(f:str, files:list)->str|None:
     "The PNG/SVG/JPEG drawn from the same figure as `f` (same path, other suffix), if the run has one"
     return next((t for t in files if t != f and Path(t).with_suffix("") == Path(f).with_suffix("") and Path(t).suffix in IMAGE_TYPES), None)
 
+def _too_many_pixels(path)->int:
+    "The pixel count of an image PIL refuses as a decompression bomb (0 for any other file): the run index links it, never shows it"
+    from PIL import Image
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path): return 0
+    except Image.DecompressionBombError as e: return int((re.search(r"\((\d+) pixels\)", str(e)) or [0, 1])[1])
+    except Exception: return 0
+
 def thumbnail_width(path, max_px:int=1110)->int:
     "Display width (CSS px) of a figure in the run index: its print size (pixels / dpi) at `CSS_PX_PER_INCH`, at most `max_px`"
     from PIL import Image
     try:
-        with Image.open(path) as im: inches = im.width / float((im.info.get("dpi") or (100,))[0] or 100)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as im: inches = im.width / float((im.info.get("dpi") or (100,))[0] or 100)
     except Exception: return 480   # SVG, or a file PIL cannot read: a middle size
     return int(min(max_px, max(240, inches * CSS_PX_PER_INCH)))
 
@@ -652,6 +664,7 @@ def _figure_html(f:str, files:list, run:Path)->str:
     e, url = htmllib.escape, lambda p: htmllib.escape(quote(p))
     if Path(f).suffix not in IMAGE_TYPES: return f'<figure><a href="{url(f)}">{e(f)}</a></figure>'
     pdf = next((t for t in files if t.endswith(".pdf") and Path(t).with_suffix("") == Path(f).with_suffix("")), None)
+    if (big := _too_many_pixels(run/f)): return f'<figure><a href="{url(f)}">{e(f)}</a> (not shown: {big:,} pixels)</figure>'
     cap = figure_caption(run/f) or Path(f).stem.replace("_", " ")
     return (f'<figure style="width:{thumbnail_width(run/f)}px"><a href="{url(f)}" title="full size"><img src="{url(f)}" alt="{e(cap)}" '
             f'loading="lazy"></a><figcaption>{e(cap)}<span class="path">{e(f)}' + (f' · <a href="{url(pdf)}">PDF</a>' if pdf else "")

@@ -4,9 +4,10 @@
 
 # %% auto #0
 __all__ = ['ModelsParams', 'SOURCES', 'TARGETS', 'CONTROL_TOKENS', 'CONTROL_STYLES', 'ARCHS', 'NOT_PRETRAINED_NOTE',
-           'GENERATE_OUTPUTS', 'GENERATION_PRESETS', 'GENERATION_KEYS', 'control_input', 'check_variant',
-           'model_inputs', 'build_examples', 'make_tiny_model', 'is_not_pretrained', 'add_control_tokens',
-           'load_seq2seq', 'decoder_start_ids', 'length_batches', 'inference_autocast', 'generate', 'generation_preset']
+           'MAX_HEADER_BYTES', 'GENERATE_OUTPUTS', 'GENERATION_PRESETS', 'GENERATION_KEYS', 'control_input',
+           'check_variant', 'model_inputs', 'build_examples', 'make_tiny_model', 'is_not_pretrained',
+           'add_control_tokens', 'check_model_folder', 'load_seq2seq', 'decoder_start_ids', 'length_batches',
+           'inference_autocast', 'generate', 'generation_preset']
 
 # %% ../nbs/06a_models.ipynb #94d9aae6
 import contextlib, inspect, json, random, warnings
@@ -219,6 +220,53 @@ def add_control_tokens(model,  # a seq2seq model (its embeddings are resized whe
     if len(tokenizer) > model.get_input_embeddings().num_embeddings: model.resize_token_embeddings(len(tokenizer))
     return len(new)
 
+# %% ../nbs/06a_models.ipynb #4b302fb3
+MAX_HEADER_BYTES = 100 * 2**20   # safetensors' own limit on the JSON header
+
+def _safetensors_problem(f:Path)->str|None:
+    "What is wrong with a safetensors file, from its header and size (None when nothing is)"
+    size = f.stat().st_size
+    with open(f, "rb") as fh:
+        n = int.from_bytes(fh.read(8), "little") if size >= 8 else -1
+        if n < 2 or n > min(size - 8, MAX_HEADER_BYTES): return "not a safetensors file, or cut short (its header does not fit in the file)"
+        try: header = json.loads(fh.read(n))
+        except (ValueError, UnicodeDecodeError): return "not a safetensors file (its header is not JSON)"
+    try: ends = [int(t["data_offsets"][1]) for k, t in header.items() if k != "__metadata__"]
+    except (AttributeError, TypeError, KeyError, IndexError, ValueError): return "not a safetensors file (its header is not a tensor index)"
+    if max(ends, default=0) != size - 8 - n:
+        return f"cut short or padded: its header declares {max(ends, default=0):,} bytes of tensors, the file holds {size - 8 - n:,}"
+    return None
+
+def _weights_problem(f:Path)->str|None:
+    "What is wrong with one weights file (safetensors or `torch.save`), or None"
+    if not f.is_file(): return "missing"
+    if f.name.endswith(".safetensors"): return _safetensors_problem(f)
+    import zipfile
+    if not zipfile.is_zipfile(f): return "not a PyTorch checkpoint (torch.save writes a zip archive), or cut short"
+    return None
+
+def check_model_folder(path,   # a model folder (anything else, e.g. a Hub name, is left alone)
+                      )->Path|None:
+    "The folder when its config and weights can be loaded; a one-line `CitesumError` naming the file otherwise (None for a Hub name)"
+    p = Path(str(path)).expanduser()
+    if not str(path).strip() or not p.is_dir(): return None   # "" (a tiny model is made), or a Hub name
+    cfg = p/"config.json"
+    if not cfg.is_file(): raise CitesumError(f"{p} has no config.json: not a Hugging Face model folder")
+    try: ok = isinstance(json.loads(cfg.read_bytes()), dict)
+    except (ValueError, UnicodeDecodeError): ok = False
+    if not ok: raise CitesumError(f"{cfg}: not a model configuration (a JSON object)")
+    for name in ("model.safetensors", "pytorch_model.bin"):
+        index = p/f"{name}.index.json"
+        if (p/name).is_file(): files = [p/name]
+        elif index.is_file():
+            try: files = [p/s for s in sorted(set(json.loads(index.read_bytes())["weight_map"].values()))]
+            except (ValueError, UnicodeDecodeError, KeyError, TypeError, AttributeError): raise CitesumError(f"{index}: not a shard index") from None
+        else: continue
+        for f in files:
+            if (why := _weights_problem(f)): raise CitesumError(f"{f}: {why}")
+        return p
+    raise CitesumError(f"{p} has no weights (model.safetensors or pytorch_model.bin)")
+
 # %% ../nbs/06a_models.ipynb #39b0ebe0
 def load_seq2seq(name_or_path,  # Hub name or folder of a seq2seq checkpoint
                  attn_implementation:str="sdpa",  # attention kernels to ask for; the default attention where not supported
@@ -226,6 +274,7 @@ def load_seq2seq(name_or_path,  # Hub name or folder of a seq2seq checkpoint
                 ):
     "A seq2seq model with SDPA attention where its architecture supports it, else with its default attention"
     from transformers import AutoModelForSeq2SeqLM
+    check_model_folder(name_or_path)
     try: return AutoModelForSeq2SeqLM.from_pretrained(str(name_or_path), attn_implementation=attn_implementation, **kwargs)
     except (ValueError, ImportError) as e:
         if "attn" not in str(e).lower() and "attention" not in str(e).lower(): raise

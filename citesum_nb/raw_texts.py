@@ -91,7 +91,7 @@ def paper_texts(line,                  # one full-text line of the 2020 family (
     d = None
     if valid_utf8(line) if utf8 is None else utf8:
         try: d = _DECODE_TEXTS(line)
-        except msgspec.DecodeError: pass   # malformed, or a wrong type: the parser counts it
+        except (msgspec.DecodeError, RecursionError): pass   # malformed, a wrong type, or nested too deep: the parser counts it
     if d is not None and d.paper_id is not None and d.paper_id != "":
         parse = record_parse(d); paras = parse.body_text
         raw_bibs = parse.bib_entries

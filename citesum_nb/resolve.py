@@ -31,7 +31,7 @@ from .core import CitesumError, ensure_dir, sample_corpus_dir, save_table, publi
 from .metrics import porter_stem
 from .engine import Engine
 from .evaluate import paired_bootstrap
-from .params import StageParams
+from .params import StageParams, load_yaml
 from .s2orc import BadInputLog, find_shards, iter_fulltext, iter_metadata, read_lines
 
 # %% ../nbs/09_citation_resolution.ipynb #0353fff3
@@ -567,7 +567,7 @@ def load_table1(path="")->pd.DataFrame:  # a published-numbers file ("": the cop
     "The paper's Table 1 as rows (label, representation, window, accuracy); the file's source and notes in `.attrs`"
     path = published_path("duma2014_table1.yaml", path)
     if not path.exists(): raise CitesumError(f"published numbers file not found: {path}")
-    d = yaml.safe_load(path.read_text())
+    d = load_yaml(path.read_text(), str(path))   # a key given twice is an error, not the last one silently
     wins, rows = d["windows"], []
     for r in d["rows"]:
         if len(r["accuracy"]) != len(wins): raise CitesumError(f"{path}: row {r['label']} has {len(r['accuracy'])} values for {len(wins)} windows")

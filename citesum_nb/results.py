@@ -19,7 +19,7 @@ from .core import CitesumError, ensure_dir, save_table, published_path
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
-from .params import FilePath, PathOrName, StageParams
+from .params import FilePath, PathOrName, StageParams, load_yaml
 
 @dataclass
 class ResultsParams(StageParams):
@@ -51,7 +51,7 @@ def load_published(path=None,  # the YAML file; None: `default_published_path()`
     "The published-numbers file, checked: every row has a label, experiments, values (or null), a source, a section and `verified`"
     path = Path(path) if path else default_published_path()
     if not path.exists(): raise CitesumError(f"published numbers file not found: {path}")
-    pub = yaml.safe_load(path.read_text())
+    pub = load_yaml(path.read_text(), str(path))   # a key given twice is an error, not the last one silently
     if not isinstance(pub, dict) or "tables" not in pub: raise CitesumError(f"{path}: expected a mapping with 'tables'")
     for t, spec in pub["tables"].items():
         for i, r in enumerate(spec.get("rows", [])): _check_row(r, spec.get("metrics") or [], f"{path.name}: table {t}, row {i+1} ({r.get('row', '?')})")

@@ -2,7 +2,8 @@
 
 No wrong value may stop a parse or a build, or be used (stringified, iterated, taken as "no link"): it is counted as
 `bad_value:<field>` (with the record's id as example) and the smallest thing that holds it is dropped: the record, a
-paragraph, a paragraph's cite spans, a bib entry, an author, an abstract paragraph, a field of study, an annotation.
+paragraph, a paragraph's cite spans, a bib entry, an author, an abstract paragraph, a field of study, an annotation,
+or, for a field the dataset can do without (a title, an abstract, a venue, a journal, fields of study, authors), the field alone.
 The layouts' schemas below are written from the releases' documentation and records, independently of the readers.
 """
 import copy, gzip, json
@@ -56,26 +57,26 @@ def doc2json(pid="100"):
 
 
 PARSE = [   # (path, accepted types, what is dropped) of the fields read in a parse object; "*" is the first list item / dict value
-    ("abstract", {L, S, N}, "record"), ("abstract.*", {D}, "abstract_para"), ("abstract.*.text", {S}, "abstract_para"),
+    ("abstract", {L, S, N}, "field"), ("abstract.*", {D}, "abstract_para"), ("abstract.*.text", {S}, "abstract_para"),
     ("body_text", {L}, "record"), ("body_text.*", {D}, "paragraph"), ("body_text.*.text", {S}, "paragraph"),
     ("body_text.*.section", {S, N}, "paragraph"), ("body_text.*.cite_spans", {L, N}, "paragraph"),
     ("body_text.*.cite_spans.*", {D}, "spans"), ("body_text.*.cite_spans.*.start", {I}, "spans"),
     ("body_text.*.cite_spans.*.end", {I}, "spans"), ("body_text.*.cite_spans.*.text", {S, N}, "spans"),
     ("body_text.*.cite_spans.*.ref_id", {S, I, N}, "spans"),
-    ("bib_entries", {D}, "record"), ("bib_entries.*", {D}, "entry"), ("bib_entries.*.title", {S, N}, "entry"),
-    ("bib_entries.*.authors", {L, N}, "entry"), ("bib_entries.*.authors.*", {D}, "author"),
+    ("bib_entries", {D}, "record"), ("bib_entries.*", {D}, "entry"), ("bib_entries.*.title", {S, N}, "field"),
+    ("bib_entries.*.authors", {L, N}, "field"), ("bib_entries.*.authors.*", {D}, "author"),
     ("bib_entries.*.authors.*.last", {S, N}, "author"),
 ]
-META_OBJECT = [("metadata", {D, N}, "record"), ("metadata.title", {S, N}, "record"), ("metadata.abstract", {S, N}, "record"),
-               ("metadata.venue", {S, N}, "record"), ("metadata.journal", {S, D, N}, "record"),
-               ("metadata.mag_field_of_study", {L, N}, "record"), ("metadata.mag_field_of_study.*", {S}, "fos")]
+META_OBJECT = [("metadata", {D, N}, "field"), ("metadata.title", {S, N}, "field"), ("metadata.abstract", {S, N}, "field"),
+               ("metadata.venue", {S, N}, "field"), ("metadata.journal", {S, D, N}, "field"),
+               ("metadata.mag_field_of_study", {L, N}, "field"), ("metadata.mag_field_of_study.*", {S}, "fos")]
 
 LAYOUTS_FULLTEXT = {   # name -> (record maker, schema)
     "2020": (pdf_2020, [("paper_id", {S, I}, "record")] + PARSE + [("bib_entries.*.link", {S, I, N}, "entry")]),
     "2019": (pdf_2019, [("paper_id", {S, I}, "record"), ("grobid_parse", {D, N}, "record")] + META_OBJECT
              + [(f"grobid_parse.{p}", t, u) for p, t, u in PARSE] + [("grobid_parse.bib_entries.*.links", {S, I, N}, "entry")]),
     "2021": (pdf_2021, [("paper_id", {S, I}, "record")] + META_OBJECT[:2] + PARSE),
-    "doc2json": (doc2json, [("paper_id", {S, I}, "record"), ("title", {S, N}, "record"), ("abstract", {S, L, N}, "record"),
+    "doc2json": (doc2json, [("paper_id", {S, I}, "record"), ("title", {S, N}, "field"), ("abstract", {S, L, N}, "field"),
                             ("pdf_parse", {D, N}, "record")] + [(f"pdf_parse.{p}", t, u) for p, t, u in PARSE]),
 }
 
@@ -102,10 +103,10 @@ for _k in ("title", "abstract", "sectionheader", "paragraph", "bibref", "bibentr
         API_FULLTEXT += [(f"content.annotations.{_k}.*.attributes", {D, N}, "annotation")]
         API_FULLTEXT += [(f"content.annotations.{_k}.*.attributes.{a}", t, "annotation") for a, t in ATTRS[_k]]
 
-META_2020 = [("paper_id", {S, I}, "record"), ("title", {S, N}, "record"), ("abstract", {S, N}, "record"), ("venue", {S, N}, "record"),
-             ("journal", {S, D, N}, "record"), ("mag_field_of_study", {L, N}, "record"), ("mag_field_of_study.*", {S}, "fos")]
-META_API = [("corpusid", {S, I}, "record"), ("title", {S, N}, "record"), ("venue", {S, N}, "record"), ("journal", {D, S, N}, "record"),
-            ("journal.name", {S, N}, "record"), ("s2fieldsofstudy", {L, N}, "record"), ("s2fieldsofstudy.*", {D, S, N}, "fos"),
+META_2020 = [("paper_id", {S, I}, "record"), ("title", {S, N}, "field"), ("abstract", {S, N}, "field"), ("venue", {S, N}, "field"),
+             ("journal", {S, D, N}, "field"), ("mag_field_of_study", {L, N}, "field"), ("mag_field_of_study.*", {S}, "fos")]
+META_API = [("corpusid", {S, I}, "record"), ("title", {S, N}, "field"), ("venue", {S, N}, "field"), ("journal", {D, S, N}, "field"),
+            ("journal.name", {S, N}, "field"), ("s2fieldsofstudy", {L, N}, "field"), ("s2fieldsofstudy.*", {D, S, N}, "fos"),
             ("s2fieldsofstudy.*.category", {S, N}, "fos")]
 
 
@@ -169,6 +170,9 @@ def _check(out, log, path, kind, unit, good, reason):
     if unit == "abstract_para": assert "We study things." not in out["abstract"]
     if unit == "fos": assert len(out["fields_of_study"]) == len(good["fields_of_study"]) - 1, (path, kind, out)
     if unit == "annotation": assert out != good
+    if unit == "field":   # the field alone went: the record and everything else it holds stay
+        assert out["paper_id"] == good["paper_id"] and out.get("body_text") == good.get("body_text"), (path, kind)
+        assert out.get("bib_entries", {}).keys() == good.get("bib_entries", {}).keys(), (path, kind)
 
 
 def _fulltext_cases():
