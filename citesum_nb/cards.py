@@ -253,11 +253,11 @@ def check_dataset_card(path)->object:
     from citesum_nb.build import citesum_features
     p = Path(path)
     card = loaded_card(DatasetCard, p, ("license", "language", "task_categories", "size_categories", "configs", "dataset_info"))
-    sizes = {s["name"]: s["num_examples"] for s in card.data.dataset_info["splits"]}
+    sizes = {s["name"]: s["num_examples"] for s in card.data.dataset_info["splits"]}   # a split without examples is left out: 0
     for f in card.data.configs[0]["data_files"]:
         pf = p.parent/f["path"]
         if not pf.is_file(): raise CitesumError(f"{p}: split {f['split']} points at {f['path']}, which does not exist")
-        if pq.read_metadata(pf).num_rows != sizes.get(f["split"]): raise CitesumError(f"{p}: {f['path']} has {pq.read_metadata(pf).num_rows} rows, the card says {sizes.get(f['split'])}")
+        if pq.read_metadata(pf).num_rows != sizes.get(f["split"], 0): raise CitesumError(f"{p}: {f['path']} has {pq.read_metadata(pf).num_rows} rows, the card says {sizes.get(f['split'], 0)}")
         if Features.from_arrow_schema(pq.read_schema(pf)) != citesum_features(): raise CitesumError(f"{pf} does not have CiteSum's features")
     return card
 

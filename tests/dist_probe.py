@@ -4,7 +4,8 @@ Runs the `citesum` command (`citesum_nb.cli.main`, what the console script calls
 folder `$CITESUM_PROBE_LOG`, per process (`<what>.<rank>`):
   writes.<rank>      every file under `$CITESUM_PROBE_ROOT` that the process opens for writing (Python's "open" audit event:
                      `open`, `io.open`, `os.open`, so `json`, `yaml` and the JSON files of every `save_pretrained`) or
-                     writes with `torch.save` (optimizer, scheduler, random states, training arguments); the weights and
+                     writes with `torch.save` (optimizer, scheduler, random states, training arguments), or renames onto
+                     (a file written beside under a temporary name and renamed into place); the weights and
                      tokenizer.json, written by Rust code, always come with such a JSON file beside them;
   batches.<rank>     one JSON line per training batch: the optimizer step it belongs to, its input ids and labels
                      (padding removed) and its padded shape.
@@ -18,6 +19,8 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
 
 def _audit(event, args):
+    if event in ("os.rename", "os.replace"):   # a file written beside under another name and renamed into place: a write of its name
+        return _audit("open", (args[1], "w", None))
     if event != "open" or not isinstance(args[0], (str, bytes, os.PathLike)): return
     path, mode, flags = args
     writing = any(c in mode for c in "wax+") if isinstance(mode, str) else bool((flags or 0) & _WRITE_FLAGS)

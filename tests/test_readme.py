@@ -52,7 +52,7 @@ def documented_commands(readme:str)->list:
         for line in block.replace("\\\n", " ").splitlines():
             cmd, comment = _split_comment(line)
             if not cmd and comment.startswith("needs:"): needs = comment
-            if cmd: out.append((cmd, comment or needs, f"{readme} (block)"))
+            if cmd: out.append((cmd, f"{needs}; {comment}" if needs and comment else comment or needs, f"{readme} (block)"))
     for span in _INLINE.findall(_BLOCK.sub("", text)):
         if span not in {c for c, *_ in out}: out.append((span, "", f"{readme} (inline)"))
     return out
