@@ -264,7 +264,7 @@ def test_no_record_stops_a_build_and_memory_stays_bounded(tmp_path, capsys, fmt)
     bad = rep["bad_input"]["counts"]
     assert {r: bad.get(r, 0) for r in expect} == expect, bad
     assert rep["stages"]["kept"] >= 2 and "Traceback" not in err
-    kept = {json.loads(l)["citing_paper_id"] for s in ("train", "val", "test") for l in (tmp_path/"out"/f"{s}.jsonl").read_text().splitlines()}
+    kept = {json.loads(l)["citing_paper_id"] for s in ("train", "validation", "test") for l in (tmp_path/"out"/f"{s}.jsonl").read_text().splitlines()}
     assert {"1", "2"} <= kept
     print(f"records a build must survive: {len(lines) + 1} tried ({expect['json_too_deep']} too deep, {len(numbers) * 5} with numbers "
           f"beyond any type, {expect['line_too_long']} over the cap); the build ended and counted each")
