@@ -50,7 +50,9 @@ def _in_process(args:list, cwd, input:str|None)->tuple:
         os.chdir(cwd)
         with _captured_fds() as out:
             try: rc = main(args)
-            except SystemExit as e: rc = e.code if isinstance(e.code, int) else (0 if e.code is None else (print(e.code, file=sys.stderr), 1)[1])
+            except SystemExit as e:                          # argparse's errors and --help; sys.exit("message") as Python shows it
+                rc = e.code if isinstance(e.code, int) or e.code is None else 1
+                if rc == 1 and not isinstance(e.code, int): print(e.code, file=sys.stderr)
             except Exception: traceback.print_exc(); rc = 1    # what the console script would show: a traceback, status 1
     finally:
         os.chdir(here); sys.stdin = stdin

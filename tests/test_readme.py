@@ -8,7 +8,7 @@ any other command shows its `--help`. A benchmark of `bench/README.md` (`python 
 figures are measured by running it (`bench/README.md`). A few commands are run by the test named in `ELSEWHERE`, whose
 source must hold them. The set-up commands (venv, pip) and the test command are the ones `.ci/run` runs.
 """
-import json, os, re, shlex, shutil, subprocess, sys, time
+import json, os, re, shlex, subprocess, sys, time
 from pathlib import Path
 
 import pytest

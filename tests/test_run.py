@@ -1,12 +1,12 @@
 """`citesum run`: the main job in a clone without the shared data folder, a documented run in a clone beside it, what
 `--only` / `--kernel` do to a run folder, names and links that would lead a run out of its folder, and every command's help."""
-import json, os, re, shutil, subprocess, sys
+import json, os, re, subprocess, sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import ROOT, citesum, need_shared
+from conftest import ROOT, citesum, copy_checkout, need_shared
 
 
 def _user_env(clone:Path)->dict:
@@ -14,17 +14,6 @@ def _user_env(clone:Path)->dict:
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_CURRENT_TEST", "IN_TEST", "CITESUM_SHARED_DATA")}
     env["PYTHONPATH"] = str(clone)
     return env
-
-
-def _copy_checkout(dest:Path)->Path:
-    "The project's files as a fresh clone has them (tracked files and new files git does not ignore), nothing else"
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
-    for rel in filter(None, files.decode().split("\0")):
-        src = ROOT/rel
-        if src.is_file():
-            (dest/rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest/rel)
-    return dest
 
 
 PROGRESS = re.compile(r"\d+%\|[^|\n]*\||\] \| *\d+% Completed")   # a tqdm bar, a Dask bar
@@ -100,7 +89,7 @@ def test_unknown_step_and_unknown_kernel_are_one_line_errors(tmp_path):
 def test_citation_resolution_runs_in_a_clone_beside_shared(tmp_path):
     "The README's `citesum run params/09_citation_resolution.clscisumm.yaml` in a user's clone with ../shared: paths from the project root"
     data = need_shared("clscisumm")
-    clone = _copy_checkout(tmp_path/"work"/"citesum-nb")
+    clone = copy_checkout(tmp_path/"work"/"citesum-nb")
     (tmp_path/"work"/"shared").symlink_to(data.parents[1], target_is_directory=True)   # shared/data/clscisumm beside the clone
     exe = Path(sys.executable).with_name("citesum")
     r = subprocess.run([str(exe), "run", "params/09_citation_resolution.clscisumm.yaml"], cwd=clone, env=_user_env(clone),
