@@ -47,7 +47,7 @@ class S2orcParams(StageParams):
     fmt: Literal["auto", "s2orc-2020", "s2-api"] = "auto"  # "auto", "s2orc-2020" or "s2-api"
     out_dir: FilePath = "../runs/demo/01_s2orc"  # where the round-trip copy of the sample is written
 
-# %% ../nbs/01_s2orc.ipynb #ff792bb5
+# %% ../nbs/01_s2orc.ipynb #6d038671
 RELATED_WORK = re.compile(r"related[ \t\n\r\f\v\u00a0]+work", re.I | re.A)   # a Related Work title (`citesum_nb.citations.is_related_work`)
 
 def _json_char(c:str) -> bytes:
@@ -57,6 +57,7 @@ def _json_char(c:str) -> bytes:
     raw += {"\t": [rb"\\t"], "\n": [rb"\\n"], "\r": [rb"\\r"], "\f": [rb"\\f"]}.get(c, [])
     return b"(?:" + b"|".join(raw) + b")"
 
+# %% ../nbs/01_s2orc.ipynb #454decdb
 _SPACE = b"(?:" + b"|".join(_json_char(c) for c in " \t\n\r\f\v\u00a0") + b")"
 RELATED_WORK_BYTES = re.compile(b"".join(map(_json_char, "related")) + _SPACE + b"+" + b"".join(map(_json_char, "work")), re.I)  # `RELATED_WORK` in raw JSON
 SECTION_TITLE_BYTES = re.compile(rb'"section"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*)"')   # the (raw, JSON-escaped) title of a 2020 paragraph
@@ -74,6 +75,7 @@ def fast_paper_id(line,  # one raw JSONL line (bytes or a memoryview)
     if m: return (m.group(1) or m.group(2)).decode("utf-8", "replace")
     return None
 
+# %% ../nbs/01_s2orc.ipynb #b3ab2b07
 def has_related_work(line,     # one raw full-text JSONL line (bytes or a memoryview)
                      fmt:str,  # "s2orc-2020" or "s2-api"
                     ) -> bool:
@@ -100,6 +102,7 @@ class Journal(Struct):
     "The API's journal object: only its name is read"
     name: str | None = None
 
+# %% ../nbs/01_s2orc.ipynb #24c7232c
 class Span2020(Struct):
     "A cite span of a paragraph (2020 family)"
     start: int
@@ -113,10 +116,12 @@ class Para2020(Struct):
     section: str | None = None
     cite_spans: list[Span2020] | None = None
 
+# %% ../nbs/01_s2orc.ipynb #d5c1f723
 class AbstractPara(Struct):
     "An abstract paragraph: only its text is read"
     text: str
 
+# %% ../nbs/01_s2orc.ipynb #65fb9634
 class Bib2020(Struct):
     "A bib entry (2020 family): `link` (2020), `links` (2019), neither (2021)"
     title: str | None = None
@@ -124,6 +129,7 @@ class Bib2020(Struct):
     links: Ref | None | UnsetType = UNSET
     authors: list[Author] | None = None
 
+# %% ../nbs/01_s2orc.ipynb #70856778
 class Meta2020(Struct):
     "Metadata fields: of a 2020 `metadata` line, or the `metadata` object of a 2019/2021 full-text record"
     title: str | None | UnsetType = UNSET
@@ -137,6 +143,7 @@ class MetaLine2020(Meta2020):
     paper_id: Ref | None = None
     metadata: Meta2020 | None = None
 
+# %% ../nbs/01_s2orc.ipynb #a454f96d
 class Parse2020(Struct):
     "The parse of a paper: the top level of a 2020/2021 record, or its `pdf_parse`/`grobid_parse`/`latex_parse`"
     abstract: list[AbstractPara] | str | None = None
@@ -155,6 +162,7 @@ class Paper2020(Parse2020):
     grobid_parse: Parse2020 | None = None
     latex_parse: Parse2020 | None = None
 
+# %% ../nbs/01_s2orc.ipynb #af298008
 class ApiSpan(Struct):
     "An API annotation span"
     start: int
@@ -169,6 +177,7 @@ class ApiRefSpan(ApiSpan): attributes: ApiRefAttrs | None = None
 class ApiEntrySpan(ApiSpan): attributes: ApiEntryAttrs | None = None
 class ApiHeaderSpan(ApiSpan): attributes: ApiHeaderAttrs | None = None
 
+# %% ../nbs/01_s2orc.ipynb #9a216ef0
 class ApiContent(Struct):
     "`content` of an API `s2orc` record: the text, and annotations (JSON strings of span lists, or the lists)"
     text: str | None | UnsetType = UNSET
@@ -179,6 +188,7 @@ class ApiPaper(Struct):
     corpusid: Ref | None = None
     content: ApiContent | UnsetType = UNSET
 
+# %% ../nbs/01_s2orc.ipynb #c57c190a
 class ApiFos(Struct): category: str | None = None
 
 class ApiMeta(Struct):
@@ -192,7 +202,7 @@ class ApiMeta(Struct):
 API_SPANS = {"title": ApiSpan, "abstract": ApiSpan, "paragraph": ApiSpan, "sectionheader": ApiHeaderSpan, "bibref": ApiRefSpan,
              "bibentry": ApiEntrySpan, "bibtitle": ApiSpan, "bibauthorlastname": ApiSpan}   # the annotations read, and their spans
 
-# %% ../nbs/01_s2orc.ipynb #b8e0e860
+# %% ../nbs/01_s2orc.ipynb #deda6d5d
 _DROP = object()              # what `_salvage` returns for a value that must be dropped
 WHOLE_LISTS = ("cite_spans",)   # lists that lose every item when one is bad (a paragraph's cite spans)
 SOFT_FIELDS = ("title", "abstract", "venue", "journal", "mag_field_of_study", "s2fieldsofstudy", "metadata", "authors")   # a bad value costs only the field (null)
@@ -207,6 +217,7 @@ def _options(tp) -> tuple:
         elif typing.get_origin(a) is dict: val = typing.get_args(a)[1]
     return st, item, val
 
+# %% ../nbs/01_s2orc.ipynb #9c3fff44
 def _salvage(obj,   # a decoded JSON value
              tp,    # the type it should have (a Struct, list[...], dict[str, ...], a union of them or scalars)
              path:str, log:BadInputLog, pid):
@@ -234,9 +245,11 @@ def _salvage(obj,   # a decoded JSON value
         return {k: v for k, x in obj.items() if (v := _salvage(x, val, path, log, pid)) is not _DROP}
     log.add(f"bad_value:{path}", pid); return _DROP
 
+# %% ../nbs/01_s2orc.ipynb #dbd6ef1a
 @functools.cache
 def _decoder(tp) -> msgspec.json.Decoder: return msgspec.json.Decoder(tp)
 
+# %% ../nbs/01_s2orc.ipynb #27786b0e
 def decode_typed(line,        # one raw JSON line (bytes or a memoryview)
                  tp,          # the layout's Struct (e.g. `Paper2020`)
                  log:BadInputLog,
@@ -258,7 +271,7 @@ def decode_typed(line,        # one raw JSON line (bytes or a memoryview)
     except RecursionError: log.add("json_too_deep", where or fast_paper_id(line)); return None   # nesting deeper than the decoder goes
     return None if rec is _DROP else rec
 
-# %% ../nbs/01_s2orc.ipynb #4f056aa3
+# %% ../nbs/01_s2orc.ipynb #55428f22
 def _s(x) -> str:
     "A typed string field: None or absent -> ''"
     return "" if x is None or x is UNSET else x
@@ -269,10 +282,12 @@ def _id(x) -> str|None:
 
 def _journal(j) -> str: return _s(j.name if isinstance(j, Journal) else j)
 
+# %% ../nbs/01_s2orc.ipynb #d69bed6a
 def _bib_entry(b:Bib2020) -> dict:
     link = b.link if b.link is not UNSET else b.links   # `link` (2020), `links` (2019)
     return {"title": _s(b.title), "link": _id(link), "authors": [a.last for a in b.authors or () if a.last and a.last.strip()]}
 
+# %% ../nbs/01_s2orc.ipynb #4f056aa3
 def _clean_paragraphs(paras:list, pid:str, log:BadInputLog) -> list:
     "Paragraphs in the internal schema; a paragraph with a span out of range loses all its spans (see above)"
     out = []
@@ -287,15 +302,18 @@ def _clean_paragraphs(paras:list, pid:str, log:BadInputLog) -> list:
         out.append({"section": _s(p.section), "text": text, "cite_spans": spans})
     return out
 
+# %% ../nbs/01_s2orc.ipynb #a8617f1e
 def record_parse(d:Paper2020) -> Parse2020:
     "The parse object of a 2020-family record: its `pdf_parse` (doc2json), `grobid_parse` or `latex_parse` (2019-09-28), or the record"
     return d.pdf_parse or d.grobid_parse or d.latex_parse or d
 
+# %% ../nbs/01_s2orc.ipynb #57aff13d
 def record_abstract(d:Paper2020, parse:Parse2020) -> str:
     "The abstract: the parse's abstract paragraphs joined by a space, else the record's or its metadata's abstract string"
     abstract = " ".join(p.text for p in parse.abstract) if isinstance(parse.abstract, list) else ""
     return abstract or _s(d.abstract if isinstance(d.abstract, str) else (d.metadata or Meta2020()).abstract)
 
+# %% ../nbs/01_s2orc.ipynb #83ad3ba2
 def _parse_2020(d:Paper2020, log:BadInputLog, where) -> dict|None:
     pid = _id(d.paper_id)
     if pid is None: log.add("missing_paper_id", where); return None
@@ -325,6 +343,7 @@ def _spans(ann:dict, key:str, pid:str, log:BadInputLog) -> list:
     out.sort(key=lambda t: (t.start, t.end))
     return out
 
+# %% ../nbs/01_s2orc.ipynb #aa644850
 def _attrs(span, cls): return span.attributes or cls()
 
 def _parse_api(d:ApiPaper, log:BadInputLog, where) -> dict|None:
@@ -370,6 +389,7 @@ def _parse_api(d:ApiPaper, log:BadInputLog, where) -> dict|None:
             "abstract": " ".join(text[a.start:a.end] for a in abstract_spans), "venue": "", "journal": "",
             "fields_of_study": [], "body_text": body, "bib_entries": bib}
 
+# %% ../nbs/01_s2orc.ipynb #93aced86
 def parse_fulltext(line,  # one raw full-text line (`pdf_parses` or API `s2orc` record): bytes or a memoryview
                    fmt:str,  # "s2orc-2020" or "s2-api"
                    log:BadInputLog,  # where bad input is counted
@@ -407,7 +427,7 @@ def parse_metadata(line,  # one raw metadata line (2020 `metadata` or API `paper
     return {"paper_id": pid, "title": _s(meta.title), "abstract": abstract, "venue": _s(meta.venue),
             "journal": _journal(meta.journal), "fields_of_study": fos}
 
-# %% ../nbs/01_s2orc.ipynb #848237c2
+# %% ../nbs/01_s2orc.ipynb #930d3b6c
 def _api_id(x:str): return int(x) if isinstance(x, str) and x.isdigit() else x
 
 def _to_api_record(p:dict) -> dict:
@@ -439,6 +459,7 @@ def _to_api_record(p:dict) -> dict:
             "content": {"source": {}, "text": "".join(parts),
                         "annotations": {k: _dumps(v).decode() if v else None for k, v in ann.items()}}}
 
+# %% ../nbs/01_s2orc.ipynb #5badb360
 def write_s2_api_layout(papers:list,  # internal records (full text, with the metadata fields)
                         out_dir,  # folder to create; gets s2orc/ and papers/
                        ) -> Path:
@@ -469,6 +490,7 @@ def iter_fulltext(path,  # one full-text shard
         r = parse_fulltext(line, fmt, log, where=f"{name}:{i+1}")
         if r is not None: yield r
 
+# %% ../nbs/01_s2orc.ipynb #a93c4c4d
 def iter_metadata(path, fmt:str, log:BadInputLog) -> Iterator[dict]:
     "Metadata records of one metadata shard, streamed"
     name = Path(path).name
@@ -476,6 +498,7 @@ def iter_metadata(path, fmt:str, log:BadInputLog) -> Iterator[dict]:
         r = parse_metadata(line, fmt, log, where=f"{name}:{i+1}")
         if r is not None: yield r
 
+# %% ../nbs/01_s2orc.ipynb #0ca804c8
 def load_papers(data_dir=None,  # an S2ORC folder; None = the bundled sample corpus
                 fmt:str="auto",  # "auto", "s2orc-2020" or "s2-api"
                 log:BadInputLog|None=None,  # where bad input is counted
