@@ -280,9 +280,9 @@ def _id(x) -> str|None:
     "A typed identifier as a string; None when null, absent or empty"
     return None if x is None or x is UNSET or x == "" else str(x)
 
+# %% ../nbs/01_s2orc.ipynb #d69bed6a
 def _journal(j) -> str: return _s(j.name if isinstance(j, Journal) else j)
 
-# %% ../nbs/01_s2orc.ipynb #d69bed6a
 def _bib_entry(b:Bib2020) -> dict:
     link = b.link if b.link is not UNSET else b.links   # `link` (2020), `links` (2019)
     return {"title": _s(b.title), "link": _id(link), "authors": [a.last for a in b.authors or () if a.last and a.last.strip()]}
