@@ -74,12 +74,13 @@ def passes_filter(recall:dict,  # {"r1", "r2", "rl"}: ROUGE recall x100
     "Whether ROUGE-1/2/L recall all reach their thresholds"
     return recall["r1"] >= thresholds[0] and recall["r2"] >= thresholds[1] and recall["rl"] >= thresholds[2]
 
-# %% ../nbs/03_build.ipynb #90705fd1
+# %% ../nbs/03_build.ipynb #65116658
 CANDIDATE_COLUMNS = ["id", "citing_paper_id", "section", "sentence", "tgt", "citation_text", "ref_id", "cited_id"]
 
 def _frame(rows:list, columns:list)->pd.DataFrame:
     return pd.DataFrame(rows, columns=columns).astype({c: "object" for c in columns})
 
+# %% ../nbs/03_build.ipynb #5600c15f
 def _read_paper(line, utf8:bool, fmt:str, log:BadInputLog, ids:list, texts, with_aic:bool, validate_json:bool)->dict|None:
     "One full-text line: its id appended to `ids`, its texts to the side table; the parsed record when it may have Related Work"
     if fmt == "s2orc-2020" and not validate_json:
@@ -98,6 +99,7 @@ def _read_paper(line, utf8:bool, fmt:str, log:BadInputLog, ids:list, texts, with
     if rec is not None and texts: texts.add(rec["paper_id"], rec["abstract"], *(introduction_and_conclusion(rec) if with_aic else ("", "")))
     return rec
 
+# %% ../nbs/03_build.ipynb #56e2738b
 def extract_candidates(path,             # one full-text shard
                        fmt:str,          # "s2orc-2020" or "s2-api"
                        p:BuildParams,    # the build's settings (here: splitter, with_aic, validate_json, max_line_bytes)
@@ -117,7 +119,7 @@ def extract_candidates(path,             # one full-text shard
     if texts: texts.close()
     return _frame(rows, CANDIDATE_COLUMNS), ids, log
 
-# %% ../nbs/03_build.ipynb #a15ea2a6
+# %% ../nbs/03_build.ipynb #d1bbc9ad
 META_COLUMNS = ["paper_id", "title", "abstract_meta", "venue", "journal", "fields_of_study"]
 
 _NO_ABSTRACT = re.compile(rb'"abstract":\s*(?:null|""|\[\])')
@@ -136,6 +138,7 @@ def cited_metadata(path, fmt:str, wanted, max_line_bytes:int=MAX_LINE_BYTES)->tu
                      "journal": rec["journal"], "fields_of_study": list(rec["fields_of_study"] or [])})
     return _frame(rows, META_COLUMNS), log
 
+# %% ../nbs/03_build.ipynb #841c608b
 def cited_texts(path, wanted)->pd.DataFrame:
     "Rows of the wanted papers in one side table written by `extract_candidates`, read a row group at a time"
     import pyarrow as pa, pyarrow.compute as pc, pyarrow.parquet as pq
@@ -144,6 +147,7 @@ def cited_texts(path, wanted)->pd.DataFrame:
         parts.append(batch.filter(pc.is_in(batch.column("paper_id"), value_set=keep)).to_pandas())
     return _frame([], TEXT_COLUMNS) if not parts else pd.concat(parts, ignore_index=True).astype(object)
 
+# %% ../nbs/03_build.ipynb #19c81c34
 def cited_fulltext(path, fmt:str, wanted,
                    with_aic:bool,              # also read the introduction and conclusion
                    validate_json:bool=False,   # the first pass parsed every line in full (`BuildParams.validate_json`)
@@ -161,9 +165,8 @@ def cited_fulltext(path, fmt:str, wanted,
         rows.append({"paper_id": rec["paper_id"], "abstract_text": rec["abstract"], "introduction": intro, "conclusion": concl})
     return _frame(rows, TEXT_COLUMNS), log
 
-# %% ../nbs/03_build.ipynb #c749cff5
+# %% ../nbs/03_build.ipynb #d57236d9
 def _nonempty(s): return s.map(lambda x: x if isinstance(x, str) and x.strip() else None).astype(object)
-def _str(x)->str: return x if isinstance(x, str) else ""
 def _flag(df, col): return df[col].fillna(False).astype(bool).to_numpy() if col in df else np.zeros(len(df), bool)
 
 FINISHED_COLUMNS = CANDIDATE_COLUMNS + ["title", "venue", "journal", "fields_of_study", "introduction", "conclusion", "src", "r1", "r2", "rl", "drop_reason"]
@@ -192,7 +195,9 @@ def finish_partition(df:pd.DataFrame,  # candidates joined with their cited pape
     df["drop_reason"] = np.where(np.array(low, dtype=bool), "rouge_below_threshold", reason)
     return df[FINISHED_COLUMNS]
 
-# %% ../nbs/03_build.ipynb #9c0ac93b
+# %% ../nbs/03_build.ipynb #db0275be
+def _str(x)->str: return x if isinstance(x, str) else ""
+
 def example_record(row)->dict:
     "One dataset example in the official CiteSum schema plus provenance"
     fos = row.get("fields_of_study")
@@ -239,13 +244,14 @@ def citesum_features():
                      "rouge_recall": {"r1": Value("float64"), "r2": Value("float64"), "rl": Value("float64")},
                      "introduction": s, "conclusion": s})
 
-# %% ../nbs/03_build.ipynb #800970c9
+# %% ../nbs/03_build.ipynb #31ba9501
 SUMMARY_COLUMNS = ["id", "cited_id", "drop_reason", "r1", "r2", "rl"]
 
 def part_summary(fin:pd.DataFrame)->pd.DataFrame:
     "The small columns of finished rows that this process needs for the split and the report (no text)"
     return fin[SUMMARY_COLUMNS].reset_index(drop=True)
 
+# %% ../nbs/03_build.ipynb #3ed7cb63
 def write_part(fin:pd.DataFrame,   # one finished partition, sorted by id
                split_of:dict,      # cited paper id -> split (`split_without_leakage` of every kept example)
                folder,             # where the parts go
@@ -265,6 +271,7 @@ def write_part(fin:pd.DataFrame,   # one finished partition, sorted by id
         paths[f"{name}.arrow"] = folder/f"{name}-{k:05d}.arrow"
     return paths
 
+# %% ../nbs/03_build.ipynb #f97730ec
 def concat_parts(parts:list, dest)->Path:
     "`dest`: the files `parts` one after the other (a single part is renamed)"
     if len(parts) == 1: return Path(shutil.move(str(parts[0]), dest))
@@ -279,6 +286,7 @@ def assemble_split(parts:list, out, name:str)->None:
     tables = [pa.ipc.open_file(pa.memory_map(str(f))).read_all() for f in parts]
     write_split(pa.concat_tables(tables), out, name, citesum_features(), parquet=True)
 
+# %% ../nbs/03_build.ipynb #ea5a63f6
 def write_outputs(eng:Engine,               # the engine the partitions were made on
                   fin:tuple,                # the finished partitions (`second_pass`), in the order of their ids
                   small:pd.DataFrame,       # their summary rows (`part_summary`), sorted by id
@@ -317,7 +325,7 @@ def publish_build(tmp:Path, out:Path, overwrite:bool=False)->Path:
     "Mark the finished build `tmp` and rename it to `out`, replacing a previous build there (checked again: files may have appeared)"
     return place_folder(tmp, out, "build", overwrite, declared=("README.md",))
 
-# %% ../nbs/03_build.ipynb #ca9a4141
+# %% ../nbs/03_build.ipynb #53aa1b13
 DROP_REASONS = ["cited_not_in_corpus", "cited_metadata_missing", "cited_abstract_missing", "cited_abstract_too_short",
                 "cited_abstract_too_long", "rouge_below_threshold"]
 STAGES = ["papers_fulltext", "papers_metadata", "papers_metadata_with_abstract", "papers_with_related_work", "rw_sentences",
@@ -339,6 +347,7 @@ def _duplicates(counts:pd.Series)->dict:
     vc = counts[counts > 1]
     return {"count": int((vc - 1).sum()), "examples": sorted(map(str, vc.index))[:5]}
 
+# %% ../nbs/03_build.ipynb #768de2ab
 def _stage_counts(log:BadInputLog, res:pd.DataFrame, dups:dict, fmt:str)->dict:
     counts = Counter(log.counts)
     reasons = res["drop_reason"].value_counts()
@@ -348,7 +357,7 @@ def _stage_counts(log:BadInputLog, res:pd.DataFrame, dups:dict, fmt:str)->dict:
     counts["kept"] = int((res["drop_reason"] == "").sum())
     return {k: int(counts.get(k, 0)) for k in STAGES if not (k == "papers_metadata_with_abstract" and fmt != "s2orc-2020")}
 
-# %% ../nbs/03_build.ipynb #b50a5ead
+# %% ../nbs/03_build.ipynb #ea9e6fce
 from .core import md_escape
 
 def make_report(log, res, kept, dups:dict, shards, settings:dict, timings:dict)->dict:
@@ -382,6 +391,7 @@ def make_report(log, res, kept, dups:dict, shards, settings:dict, timings:dict)-
         "timings_s": {k: round(v, 2) for k, v in timings.items()},
     }
 
+# %% ../nbs/03_build.ipynb #4eab3b57
 def _part_of(stage:str)->str:
     return next((t for t, cs in STAGE_SUMS.items() if stage in cs), "sentences_single_citation" if stage == "sentences_repeated_citation" else "")
 
@@ -410,6 +420,7 @@ def report_markdown(report:dict)->str:
     lines += ["", f"Timings (s): {report['timings_s']}", ""]
     return "\n".join(lines)
 
+# %% ../nbs/03_build.ipynb #ff1e331e
 def damage_summary(report:dict)->str:
     "One line naming what was damaged in the input ('' when nothing was)"
     d = report["damaged_input"]
@@ -433,7 +444,7 @@ def first_pass(shards, work:Path, eng:Engine, p:BuildParams)->tuple:
     cands = pd.concat(list(frames), ignore_index=True) if frames else _frame([], CANDIDATE_COLUMNS)
     return cands, [i for x in ids for i in x], _sum_logs(logs), tables if side else None
 
-# %% ../nbs/03_build.ipynb #4c853529
+# %% ../nbs/03_build.ipynb #de8a26a8
 ROWS_PER_PARTITION = 50   # the join has one partition per worker, fewer when there are fewer candidates than this per worker
 
 def _id_ranges(cands:pd.DataFrame, n:int)->list:
@@ -446,6 +457,7 @@ def _id_ranges(cands:pd.DataFrame, n:int)->list:
         cuts.append(c)
     return [cands.iloc[a:b].reset_index(drop=True) for a, b in zip(cuts, cuts[1:] + [len(cands)])]
 
+# %% ../nbs/03_build.ipynb #9f4873fd
 def _cited_parts(read, parts:tuple, *args)->tuple:
     "`read(*args)` (a frame of cited papers, or a frame and a log) cut into the rows each partition wants: `(part_0, ..., part_n-1, id counts, log)`"
     out = read(*args)
@@ -453,6 +465,7 @@ def _cited_parts(read, parts:tuple, *args)->tuple:
     ids = frame["paper_id"]
     return (*((frame,) if len(parts) == 1 else (frame[ids.isin(w)] for w in parts)), ids.value_counts(), log)
 
+# %% ../nbs/03_build.ipynb #7bf8b457
 def join_partition(cands:pd.DataFrame,  # the candidates of this partition (a range of ids)
                    metas:list,          # the metadata rows they cite, one frame per metadata shard
                    texts:list,          # the text rows they cite, one frame per side table (or full-text shard)
@@ -466,6 +479,7 @@ def join_partition(cands:pd.DataFrame,  # the candidates of this partition (a ra
     joined = cands.merge(cited, left_on="cited_id", right_on="paper_id", how="left")
     return finish_partition(joined, p).sort_values("id", kind="stable", ignore_index=True)
 
+# %% ../nbs/03_build.ipynb #7660bb2b
 def second_pass(shards, cands:pd.DataFrame, tables, eng:Engine, p:BuildParams)->tuple:
     """Join the candidates with the cited papers' metadata and texts, then score and label them: (the finished partitions,
     kept where they were made; their summary rows, sorted by id; the metadata id counts; log)"""
@@ -487,7 +501,7 @@ def second_pass(shards, cands:pd.DataFrame, tables, eng:Engine, p:BuildParams)->
     counts = pd.concat(out[n:n + len(metas)]).groupby(level=0).sum() if metas else pd.Series([], dtype="int64")
     return fin, small, counts, _sum_logs(out[n + len(metas):])
 
-# %% ../nbs/03_build.ipynb #c540f4eb
+# %% ../nbs/03_build.ipynb #31a7888e
 def why_empty(log:BadInputLog, res:pd.DataFrame)->str:
     "One line on why a build kept no example ('' when it kept some)"
     if (res["drop_reason"] == "").any(): return ""
@@ -503,6 +517,7 @@ def why_empty(log:BadInputLog, res:pd.DataFrame)->str:
     top = res["drop_reason"].value_counts().head(3)
     return f"none of the {len(res):,} linked candidates was kept ({', '.join(f'{r} {c:,}' for r, c in top.items())})"
 
+# %% ../nbs/03_build.ipynb #9c2e5275
 def run_passes(shards, out:Path, p:BuildParams, progress:bool=True)->tuple:
     """Both passes on the requested scheduler, duplicate candidates removed, and the outputs written into `out`:
     (summary rows, kept rows with their split, log, duplicates, timings, scheduler settings)"""

@@ -16,8 +16,8 @@ from .metrics import normalize_space
 
 # %% auto #0
 __all__ = ['SPLIT_ALIASES', 'DATA_EXTENSIONS', 'FORMAT_COLUMNS', 'HUB_DATASETS', 'find_split_file', 'read_records',
-           'detect_format', 'is_hub_name', 'load_split', 'text_sentences', 'source_sentences', 'first_text',
-           'top_discipline', 'discipline_text']
+           'detect_format', 'is_hub_name', 'tiny_records', 'load_split', 'text_sentences', 'source_sentences',
+           'first_text', 'top_discipline', 'discipline_text']
 
 # %% ../nbs/03c_data.ipynb #1ab3caa0
 SPLIT_ALIASES = {"val": ("val", "validation", "dev", "valid"), "validation": ("val", "validation", "dev", "valid"),
@@ -57,7 +57,7 @@ def read_records(path:Path,  # a JSONL, JSON, CSV, TSV or Parquet file
     if name.endswith(".parquet"): return pd.read_parquet(path).to_dict("records")
     raise CitesumError(f"unknown file type: {path} (expected one of {', '.join(DATA_EXTENSIONS)})")
 
-# %% ../nbs/03c_data.ipynb #49ec2775
+# %% ../nbs/03c_data.ipynb #e2e7f0e6
 FORMAT_COLUMNS = {"citesum": ("src", "tgt", "id"), "scitldr": ("source", "target", "paper_id"),
                   "xsum": ("document", "summary", "id"), "gigaword": ("document", "summary", None),
                   "cnn_dailymail": ("article", "highlights", "id")}   # format -> (source, references, id) columns
@@ -72,6 +72,7 @@ def detect_format(rec:dict)->str:
     if {"article", "highlights"} <= keys: return "cnn_dailymail"
     return "unknown"
 
+# %% ../nbs/03c_data.ipynb #e2dcb5cc
 def _flatten_source(source)->list:
     "Sentences of a SciTLDR-style source: list of sentences, a string, or sections (dict or list of dicts)"
     if source is None: return []
@@ -83,6 +84,7 @@ def _flatten_source(source)->list:
         return [s for item in source for s in _flatten_source(item)]
     return [str(source)]
 
+# %% ../nbs/03c_data.ipynb #10bd05a0
 def _as_refs(tgt)->list:
     "References as a list of non-empty, whitespace-normalised strings"
     if tgt is None: return []
@@ -91,7 +93,7 @@ def _as_refs(tgt)->list:
     else: refs = [str(tgt)]
     return [r for r in (normalize_space(r) for r in refs) if r]
 
-# %% ../nbs/03c_data.ipynb #9a8de8c7
+# %% ../nbs/03c_data.ipynb #6d193685
 def _columns(records:list, fmt:str|None, src_col, tgt_col, id_col, origin:str)->tuple:
     "(format, source, references and id column) of `records`, checked against their keys"
     fmt = fmt or detect_format(records[0])
@@ -110,6 +112,7 @@ def _columns(records:list, fmt:str|None, src_col, tgt_col, id_col, origin:str)->
         else: raise CitesumError(f"unknown id column '{id_col}' in {origin} (columns: {', '.join(map(str, records[0]))})")
     return fmt, src_col, tgt_col, id_col
 
+# %% ../nbs/03c_data.ipynb #962c448f
 def _normalise_records(records:list, fmt:str|None, split:str, src_col=None, tgt_col=None, id_col=None,
                        origin:str="")->list:
     "Map raw records to the common columns (id, src, tgt, title[, src_sents], extras)"
@@ -137,7 +140,7 @@ def _normalise_records(records:list, fmt:str|None, split:str, src_col=None, tgt_
         out.append(rec)
     return out
 
-# %% ../nbs/03c_data.ipynb #d6ca9de0
+# %% ../nbs/03c_data.ipynb #ab4f587e
 HUB_DATASETS = {"yuningm/citesum": (None, "citesum"), "allenai/scitldr": ("Abstract", "scitldr"),
                 "EdinburghNLP/xsum": (None, "xsum"), "xsum": (None, "xsum"), "gigaword": (None, "gigaword"),
                 "Harvard/gigaword": (None, "gigaword"), "abisee/cnn_dailymail": ("3.0.0", "cnn_dailymail"),
@@ -149,6 +152,7 @@ def is_hub_name(name:str)->bool:
     if name.split(":")[0] in HUB_DATASETS: return True
     return bool(re.fullmatch(r"[\w.-]+/[\w.-]+(:[\w.-]+)?", name)) and not name.startswith((".", "/"))
 
+# %% ../nbs/03c_data.ipynb #caf4477c
 def _load_hub(name:str, split:str, **kw)->tuple:
     "Raw records of a Hub dataset `name[:config]` and its format (needs the network)"
     import datasets
@@ -162,6 +166,12 @@ def _load_hub(name:str, split:str, **kw)->tuple:
                            f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''} — "
                            f"is the Hub reachable? Pass a local folder or file instead") from None
     return ds.to_list(), fmt
+
+# %% ../nbs/03c_data.ipynb #876b4c52
+def tiny_records()->list:
+    "The three hand-written CiteSum-format records of the examples and tests (package data)"
+    import citesum_nb
+    return read_jsonl(Path(citesum_nb.__file__).parent/"examples"/"tiny_citesum.jsonl")
 
 # %% ../nbs/03c_data.ipynb #b9377542
 def load_split(name_or_path,  # dataset folder, file, or Hub name (`yuningm/citesum`, `allenai/scitldr[:AIC]`, `abisee/cnn_dailymail:3.0.0`, ...)
@@ -186,24 +196,26 @@ def load_split(name_or_path,  # dataset folder, file, or Hub name (`yuningm/cite
     ds = datasets.Dataset.from_list(recs)
     return ds.select(range(min(n, len(ds)))) if n else ds
 
-# %% ../nbs/03c_data.ipynb #92535358
+# %% ../nbs/03c_data.ipynb #0418fb34
 def text_sentences(text:str)->list:
     "Sentences of `text` with the project's rule-based splitter, whitespace-normalised"
     text = str(text)
     return [s for s in (normalize_space(text[a:b]) for a, b in split_sentences(text)) if s]
 
+# %% ../nbs/03c_data.ipynb #e14aee16
 def source_sentences(ds:datasets.Dataset,  # a split from `load_split`
                     )->list:               # per example: its source sentences (at least one, maybe "")
     "Source sentences per example: `src_sents` when the dataset has them, else the split `src`"
     if "src_sents" in ds.column_names: return [ss or [""] for ss in ds["src_sents"]]
     return [text_sentences(s) or [""] for s in ds["src"]]
 
-# %% ../nbs/03c_data.ipynb #3e295a35
+# %% ../nbs/03c_data.ipynb #57bd6b56
 def first_text(x)->str:
     "The first non-empty text of a field that may hold a list of texts (title, introduction, conclusion); '' when there is none"
     if isinstance(x, (list, tuple)): return next((str(s) for s in x if s and str(s).strip()), "")
     return "" if x is None else str(x)
 
+# %% ../nbs/03c_data.ipynb #60a38d3d
 def top_discipline(discipline, # a record's `discipline` value: dict, list, str, JSON string or None
                   )->str|None: # the top field of study
     "Top field of study of one paper: first MAG field, else first S2 field"
@@ -227,6 +239,7 @@ def top_discipline(discipline, # a record's `discipline` value: dict, list, str,
         return None
     return None
 
+# %% ../nbs/03c_data.ipynb #0b6d6ae8
 def discipline_text(d)->str:
     "Discipline label of a record: its top field of study (`top_discipline`; '' when unknown)"
     return top_discipline(d) or ""

@@ -15,9 +15,7 @@ from fastcore.basics import patch
 
 from .core import CitesumError, cap_workers
 
-# %% ../nbs/03b_engine.ipynb #1f962eac
-WORKER_MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(32 * 2**20), "MALLOC_TRIM_THRESHOLD_": str(64 * 2**20)}
-
+# %% ../nbs/03b_engine.ipynb #8b55bc46
 @contextlib.contextmanager
 def _signals_held():
     "While worker processes start: SIGINT is ignored (and so by them) but blocked here, so a Ctrl-C waits; it and a SIGTERM end in the yielded list"
@@ -30,6 +28,9 @@ def _signals_held():
         signal.signal(signal.SIGINT, record)                 # a Ctrl-C that came meanwhile is recorded when it is unblocked ...
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         signal.signal(signal.SIGINT, old[0]); signal.signal(signal.SIGTERM, old[1])   # ... and acted on by the caller
+
+# %% ../nbs/03b_engine.ipynb #23ccd891
+WORKER_MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(32 * 2**20), "MALLOC_TRIM_THRESHOLD_": str(64 * 2**20)}
 
 STARTING = []   # callables run while the local workers start, with "before" and "started": tests send signals from them
 
@@ -52,7 +53,7 @@ def local_cluster(n_workers:int,           # single-threaded worker processes
     if held: cluster.close(); signal.raise_signal(held[0])   # a Ctrl-C or SIGTERM came while the workers started: act on it now
     return cluster
 
-# %% ../nbs/03b_engine.ipynb #51cda0ac
+# %% ../nbs/03b_engine.ipynb #55a6e5b8
 SCHEDULERS = ("local", "synchronous", "threads", "processes")
 _REMOTE = ("tcp://", "tls://", "ucx://")
 
@@ -61,6 +62,7 @@ def check_scheduler(scheduler:str)->str:
     if scheduler in SCHEDULERS or str(scheduler).startswith(_REMOTE): return scheduler
     raise CitesumError(f"unknown scheduler {scheduler!r}: use local, synchronous, threads, processes or a tcp:// address")
 
+# %% ../nbs/03b_engine.ipynb #6b2a90d4
 def connect(address:str,          # a running Dask scheduler, e.g. tcp://head:8786
             timeout:float=5,      # seconds to wait for it
            ):
@@ -71,17 +73,20 @@ def connect(address:str,          # a running Dask scheduler, e.g. tcp://head:87
         why = (str(e).strip().splitlines() or [type(e).__name__])[0] if isinstance(e, OSError) else f"no Dask scheduler answers there ({type(e).__name__})"
         raise CitesumError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s: {why}") from None
 
+# %% ../nbs/03b_engine.ipynb #63ba8c38
 def _gather_leftovers(record)->bool:
     "Logging filter: drop asyncio's report of the waits an interrupted gather leaves behind"
     msg = record.getMessage()
     return not ("Task exception was never retrieved" in msg and "AllExit" in msg)
 
+# %% ../nbs/03b_engine.ipynb #8a748a7b
 class LabelledStream:
     "A text stream that starts every progress-bar redraw (each `\\r`) with `label`, so a Dask bar says what runs"
     def __init__(self, out, label:str=""): self.out, self.prefix = out, f"{label}: " if label else ""
     def write(self, s:str)->int: return self.out.write(s.replace("\r", "\r" + self.prefix) if self.prefix else s)
     def flush(self): self.out.flush()
 
+# %% ../nbs/03b_engine.ipynb #f0ceab24
 WORKER_WAIT = 120.0   # seconds a computation on a cluster waits with no worker alive (they keep dying) before it stops
 
 class Engine:

@@ -38,7 +38,7 @@ class EvaluateParams(StageParams):
         self.require("n_jobs", self.n_jobs == -1 or self.n_jobs >= 1, "must be -1 (all cores) or at least 1")
         self.require("n_boot", self.n_boot >= 1, "must be at least 1")
 
-# %% ../nbs/05_evaluate.ipynb #49e2f470
+# %% ../nbs/05_evaluate.ipynb #0876d878
 def holm_bonferroni(pvalues)->np.ndarray:
     "Holm–Bonferroni adjusted p-values (step-down, monotone, capped at 1), in the input order"
     p = np.asarray(pvalues, dtype=float); m = len(p)
@@ -47,6 +47,7 @@ def holm_bonferroni(pvalues)->np.ndarray:
     out = np.empty(m); out[order] = np.minimum(adj, 1.0)
     return out
 
+# %% ../nbs/05_evaluate.ipynb #49f4d979
 def paired_bootstrap(a, b,  # per-example scores of systems A and B (same examples, same order)
                      n_boot:int=1000, seed:int=0)->float:
     "Two-sided paired bootstrap p-value for mean(a) != mean(b)"
@@ -61,6 +62,7 @@ def paired_bootstrap(a, b,  # per-example scores of systems A and B (same exampl
     extreme = np.sum(np.abs(boots - obs) >= abs(obs) - 1e-12)
     return float(max(extreme, 1) / (n_boot + 1)) if obs != 0 else 1.0
 
+# %% ../nbs/05_evaluate.ipynb #c5306143
 def paired_significance(scores_a:pd.DataFrame,  # per-example scores of system A (`per_example_rouge`)
                         scores_b:pd.DataFrame,  # same for system B, same examples in the same order
                         metrics=("r1_f", "r2_f", "rL_f"),  # columns to test (one family for Holm)
@@ -101,7 +103,7 @@ def classification_scores(predictions:list,  # generated labels
             "share_outside_label_set": 100 * len(outside) / len(gold) if gold else 0.0,
             "outside_examples": [s for s, _ in Counter(outside).most_common(5)]}
 
-# %% ../nbs/05_evaluate.ipynb #a1db75b3
+# %% ../nbs/05_evaluate.ipynb #e22e65b2
 HEURISTIC_RE = re.compile(r"propose|introduce|in this paper", re.I)
 ORACLE_METRICS = ("auto", "scitldr", "rouge2", "rouge1", "labels")
 
@@ -113,6 +115,7 @@ def _oracle_pick(sents:list, refs:list, metric:str, use_stemmer:bool)->str:
             if v > best_v: best, best_v = s, v
     return best
 
+# %% ../nbs/05_evaluate.ipynb #6187d480
 def _scitldr_pick(sents:list, refs:list)->str:
     "SciTLDR's oracle: best ROUGE-1 F over all references among 5-2,500-character sentences; '' when all score 0"
     cands = [s.strip() for s in sents if 5 <= len(s) <= 2500]
@@ -122,6 +125,7 @@ def _scitldr_pick(sents:list, refs:list)->str:
         if f[i] > best_v: best, best_v = cands[i], f[i]
     return best
 
+# %% ../nbs/05_evaluate.ipynb #b0ea2142
 def baseline_predictions(ds,  # a split from `load_split`
                          kind:str,  # lead | heuristic | oracle
                          *, oracle_metric:str="auto",  # one of ORACLE_METRICS (see the table above)
@@ -175,7 +179,7 @@ def overlap_report(a_sources:list,  # sources of dataset A (e.g. CiteSum train)
             "n_a_involved": int(len(np.unique(ia))),
             "pairs": [(int(ia[i]), int(ib[i]), float(sim[i])) for i in order], "max_sim_b": best_b}
 
-# %% ../nbs/05_evaluate.ipynb #d7e4ddd6
+# %% ../nbs/05_evaluate.ipynb #39c1498c
 _PRED_KEYS = ("prediction", "pred", "summary", "hypothesis", "hypo", "output")
 
 def _kind(v)->str:
@@ -186,6 +190,7 @@ def _kind(v)->str:
     if isinstance(v, (int, float)): return f"a number ({v})"
     return {list: "a list", dict: "an object", str: "a string"}.get(type(v), type(v).__name__)
 
+# %% ../nbs/05_evaluate.ipynb #f716a638
 def _prediction(where:str, r, key:str, has_id:bool)->tuple:
     "(prediction, id or None) of one JSON line, or a one-line error naming `where` (file:line)"
     if not isinstance(r, dict): raise CitesumError(f"{where}: {_kind(r)}, not a JSON object with a {key!r} field")
@@ -197,6 +202,7 @@ def _prediction(where:str, r, key:str, has_id:bool)->tuple:
     if has_id and (isinstance(r["id"], bool) or not isinstance(r["id"], (str, int))): raise CitesumError(f"{where}: 'id' is {_kind(r['id'])}, not a string")
     return r[key], str(r["id"]) if has_id else None
 
+# %% ../nbs/05_evaluate.ipynb #5d91f802
 def read_predictions(path)->tuple:
     "(predictions, ids or None) from a text file (one per line) or JSON Lines whose every line has a string under one prediction field"
     path = Path(path)
@@ -212,6 +218,7 @@ def read_predictions(path)->tuple:
         preds.append(pred); ids.append(pid)
     return preds, ids if has_id else None
 
+# %% ../nbs/05_evaluate.ipynb #15fbf8f1
 def write_predictions(preds:list, path, ids:list|None=None)->Path:
     "Write predictions as text (one per line, newlines inside flattened) or as JSONL with ids (`.jsonl`)"
     path = Path(path); ensure_dir(path.parent)
@@ -219,6 +226,7 @@ def write_predictions(preds:list, path, ids:list|None=None)->Path:
         return write_jsonl([{"id": i, "prediction": p} for i, p in zip(ids or range(len(preds)), preds)], path)
     path.write_text("".join(normalize_space(p) + "\n" for p in preds), encoding="utf-8"); return path
 
+# %% ../nbs/05_evaluate.ipynb #cd07b561
 def align_predictions(preds:list, ids:list|None, ds,
                       strict:bool=False,  # an error, not a warning, when predictions cover only part of the split
                      )->tuple:

@@ -13,25 +13,27 @@ from msgspec import UNSET, Raw, UnsetType
 from .s2orc import BadInputLog, Para2020, Parse2020, Paper2020, parse_fulltext, record_abstract, record_parse, valid_utf8
 from .citations import introduction_and_conclusion, is_related_work, section_paragraphs
 
-# %% ../nbs/03a_raw_texts.ipynb #7840367d
-_REQUIRED = {"s2orc-2020": (b'"body_text"', b'"bib_entries"'), "s2-api": (b'"content"',)}
-
+# %% ../nbs/03a_raw_texts.ipynb #9bb74edc
 def _closed(line:bytes)->bool:
     "Whether the last non-blank byte of `line` is `}` (no copy of the line)"
     i = len(line) - 1
     while i >= 0 and line[i] in b" \t\r\n": i -= 1
     return i >= 0 and line[i] == 125
 
+# %% ../nbs/03a_raw_texts.ipynb #a26c8dfa
+_REQUIRED = {"s2orc-2020": (b'"body_text"', b'"bib_entries"'), "s2-api": (b'"content"',)}
+
 def suspicious_line(line:bytes, fmt:str|None)->bool:
     "Cheap checks run on every line: truncated JSON or a missing required key mean the line must be parsed (and counted)"
     if not (line[:1] == b"{" and _closed(line)): return True
     return any(k not in line for k in _REQUIRED.get(fmt, ()))
 
+# %% ../nbs/03a_raw_texts.ipynb #8fbd0129
 def plausible_line(line:bytes, fmt:str)->bool:
     "Whether a line that will not be parsed passes every cheap check: a closed JSON object, the required keys, valid UTF-8"
     return not suspicious_line(line, fmt) and valid_utf8(line)
 
-# %% ../nbs/03a_raw_texts.ipynb #96e4abb9
+# %% ../nbs/03a_raw_texts.ipynb #d4bef032
 _ABSENT = Raw(b"")   # a raw field that is not in the line
 
 class ParaTexts(Para2020):
@@ -39,11 +41,13 @@ class ParaTexts(Para2020):
     text: Raw
     cite_spans: Raw = _ABSENT
 
+# %% ../nbs/03a_raw_texts.ipynb #d95ae703
 class ParseTexts(Parse2020):
     "A parse object as the first pass reads it: the paragraphs as `ParaTexts`, the bib entries unread"
     body_text: list[ParaTexts] | UnsetType = UNSET
     bib_entries: Raw = _ABSENT
 
+# %% ../nbs/03a_raw_texts.ipynb #84dee829
 class PaperTexts(Paper2020):
     "A 2020-family full-text line as the first pass reads it (`Paper2020`, with `ParseTexts` parses)"
     body_text: list[ParaTexts] | UnsetType = UNSET
@@ -54,7 +58,7 @@ class PaperTexts(Paper2020):
 
 _DECODE_TEXTS = msgspec.json.Decoder(PaperTexts).decode
 
-# %% ../nbs/03a_raw_texts.ipynb #f62b9207
+# %% ../nbs/03a_raw_texts.ipynb #9ee03e1d
 def _runs(paras:list) -> list|None:
     """`[title, first, last]` of each run of consecutive paragraphs under one title; None when a raw field does not hold
     what `Paper2020` declares (by its first byte: a string text, cite spans a list or null)"""
@@ -66,11 +70,13 @@ def _runs(paras:list) -> list|None:
         else: runs.append([s, k, k])
     return runs
 
+# %% ../nbs/03a_raw_texts.ipynb #818561f1
 def _utf8(raw:Raw) -> bytes:
     "The UTF-8 bytes of a raw JSON string: the bytes between its quotes, decoded only when it holds an escape"
     b = bytes(raw)
     return b[1:-1] if b.find(b"\\") < 0 else msgspec.json.decode(b, type=str).encode()
 
+# %% ../nbs/03a_raw_texts.ipynb #920d483e
 def _intro_and_conclusion(paras:list, runs:list) -> tuple:
     "`introduction_and_conclusion` of typed paragraphs, as UTF-8 bytes: the block rule run once per heading, only the blocks' texts read"
     words = [w for w in ("introduction", "conclusion") if any(w in s.lower() for s, _, _ in runs)]
@@ -80,6 +86,7 @@ def _intro_and_conclusion(paras:list, runs:list) -> tuple:
            for w in words}
     return out.get("introduction", b""), out.get("conclusion", b"")
 
+# %% ../nbs/03a_raw_texts.ipynb #a470e7c7
 def paper_texts(line,                  # one full-text line of the 2020 family (bytes or a memoryview)
                 log:BadInputLog,       # where bad input is counted (only when the line has to be parsed)
                 with_aic:bool=True,    # also read the introduction and conclusion

@@ -5,23 +5,13 @@ import numpy as np
 import pytest
 
 from citesum_nb.core import CitesumError, write_jsonl
-from citesum_nb.data import load_split
+from citesum_nb.data import load_split, tiny_records
 from citesum_nb.cli import eval_cli, overlap_cli
 from citesum_nb.evaluate import align_predictions, baseline_predictions, read_predictions, write_predictions
 from citesum_nb.metrics import per_example_rouge, rouge_scores, scitldr_rouge1
 from conftest import citesum, need_shared
 
-TINY = [
-    {"id": "c1:0", "src": "Deep nets forget old classes. In this paper we propose a dual memory model. It works well.",
-     "tgt": "REF propose a dual memory model that avoids forgetting.", "paper_id": "p1", "title": "Dual Memory",
-     "discipline": {"venue": "ICLR", "journal": "", "mag_field_of_study": ["Computer Science"]}},
-    {"id": "c2:0", "src": "Proteins fold quickly. We introduce a folding simulator. Results match experiments.",
-     "tgt": "REF introduce a fast protein folding simulator.", "paper_id": "p2", "title": "",
-     "discipline": {"venue": "", "journal": "Nature", "mag_field_of_study": ["Biology"]}},
-    {"id": "c3:1", "src": "Graphs are everywhere. Message passing networks learn on graphs.",
-     "tgt": "REF learn on graphs with message passing networks.", "paper_id": "p3", "title": "MPNN",
-     "discipline": {"venue": "", "journal": "", "mag_field_of_study": ["Computer Science"]}},
-]
+TINY = tiny_records()   # the three hand-written records of the examples (citesum_nb/examples/tiny_citesum.jsonl)
 
 
 @pytest.fixture

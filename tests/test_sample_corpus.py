@@ -12,6 +12,7 @@ import citesum_nb
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "tools" / "make_sample_corpus.py"
+DATA = REPO / "tools" / "sample_corpus"
 SAMPLE = Path(str(files(citesum_nb) / "sample" / "s2orc"))
 NAMES = [f"{sub}/{sub}_{k}.jsonl.gz" for k in (0, 1) for sub in ("metadata", "pdf_parses")]
 
@@ -123,6 +124,19 @@ def test_related_work_and_section_variety(corpus):
     n_rw = sum(any("related work" in p["section"].lower() for p in r["body_text"]) for k in pdf for r in pdf[k])
     n_all = sum(len(m) for m in corpus[0].values())
     assert 0.35 <= n_rw / n_all <= 0.55
+
+
+def test_texts_are_data_files(corpus):
+    "The hand-written papers live in YAML beside the script, which only renders them."
+    import yaml
+    papers = yaml.safe_load((DATA / "papers.yaml").read_text(encoding="utf-8"))
+    external = yaml.safe_load((DATA / "external.yaml").read_text(encoding="utf-8"))
+    meta, _ = corpus
+    titles = [r["title"] for k in meta for r in meta[k]]
+    assert sorted(p["title"] for p in papers) == sorted(titles)
+    assert len({p["key"] for p in papers}) == len(papers) and not set(external) & {p["key"] for p in papers}
+    script = SCRIPT.read_text(encoding="utf-8")
+    assert "\nP(" not in script and "\nX(" not in script and len(script.splitlines()) < 800
 
 
 def test_regeneration_is_byte_identical(tmp_path):
