@@ -5,16 +5,15 @@
 # %% auto #0
 __all__ = ['PAPER_WINDOWS', 'PAPER_REPRESENTATIONS', 'PAPER_PROTOCOL', 'STOP_WORDS', 'TEXT_MODES', 'CONTEXT_COLUMNS', 'AVERAGES',
            'PAPER_FINDINGS', 'VARIANTS', 'Representation', 'parse_representation', 'parse_window',
-           'expand_representations', 'ResolveParams', 'words', 'stems', 'index_terms', 'terms', 'paper_stream',
-           'citation_contexts', 'TermStream', 'passages', 'Vocab', 'prepare_paper', 'inlink_contexts', 'inlink_terms',
-           'candidate_units', 'candidate_scores', 'hit_credit', 'random_credit', 'resolve_document', 'scan_fulltext',
-           'scan_metadata', 'Corpus', 'gather_corpus', 'citance_contexts', 'collection_refs', 'resolve_batch',
+           'expand_representations', 'ResolveParams', 'stems', 'index_terms', 'terms', 'citation_contexts',
+           'TermStream', 'passages', 'Vocab', 'prepare_paper', 'inlink_contexts', 'inlink_terms', 'candidate_units',
+           'candidate_scores', 'hit_credit', 'random_credit', 'resolve_document', 'collection_refs', 'resolve_batch',
            'test_documents', 'corpus_inlinks', 'resolve_corpus', 'results_table', 'paper_ordering', 'paper_findings',
            'load_table1', 'beside_paper', 'table1_grid', 'results_by_min_refs', 'plot_accuracy', 'variant_runs',
            'variant_table', 'window_table']
 
 # %% ../nbs/09_citation_resolution.ipynb #b5e9e49d
-import json, math, re, time
+import math, re, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Literal, NamedTuple
@@ -26,13 +25,13 @@ import scipy.sparse as sp
 import yaml
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfTransformer
 
-from .citations import replace_citation
-from .core import CitesumError, ensure_dir, sample_corpus_dir, save_table, published_path
+from .core import CitesumError, ensure_dir, save_table, published_path
 from .metrics import porter_stem
 from .engine import Engine
 from .evaluate import paired_bootstrap
 from .params import StageParams, load_yaml
-from .s2orc import BadInputLog, find_shards, iter_fulltext, iter_metadata, read_lines
+from .resolution_corpus import Corpus, citance_contexts, gather_corpus, paper_stream, scan_fulltext, scan_metadata, words
+from .s2orc import BadInputLog
 
 # %% ../nbs/09_citation_resolution.ipynb #0353fff3
 class Representation(NamedTuple):
@@ -125,11 +124,6 @@ PAPER_PROTOCOL = {"inlinks_exclude": "test_documents", "text": "sklearn", "avera
 # %% ../nbs/09_citation_resolution.ipynb #4cb5e981
 STOP_WORDS = frozenset(ENGLISH_STOP_WORDS)
 TEXT_MODES = ("sklearn", "stemmed")
-_WORD = re.compile(r"[^\W_]+")
-def words(text:str)->list:
-    "Lower-cased word tokens of `text`: runs of letters or digits"
-    return _WORD.findall(text.lower())
-
 def stems(tokens:list)->list:
     "The Porter stem of each token, `None` for a stop word (positions are kept)"
     return [None if t in STOP_WORDS else porter_stem(t) for t in tokens]
@@ -145,29 +139,6 @@ def index_terms(tokens:list,  # words (`words`)
 def terms(tokens:list, text:str="stemmed")->list:
     "Index terms of `tokens`, dropped words removed"
     return [s for s in index_terms(tokens, text) if s is not None]
-
-# %% ../nbs/09_citation_resolution.ipynb #77d755cf
-_GROUP_GAP = re.compile(r"[\s,;]*(?:(?:and|or|&)[\s,;]*)?", re.I)
-
-def paper_stream(paper:dict,  # internal paper record (`citesum_nb.s2orc`)
-                 log:BadInputLog|None=None,  # counts cite spans whose ref_id has no bib entry
-                )->dict:
-    "`{paper_id, words, cites}`: the body as space-joined words without citation markers; cites as (position, link, group)"
-    bib, toks, cites, group = paper.get("bib_entries", {}), [], [], -1
-    for para in paper.get("body_text", ()):
-        text, done, prev_end = para["text"], 0, None
-        for c in sorted(para["cite_spans"], key=lambda c: c["start"]):
-            if c["start"] < done: continue   # overlaps the previous marker
-            start = max(done, c["end"] - len(replace_citation(text, c["start"], c["end"])[1]))
-            toks += words(text[done:start])
-            if prev_end is None or not _GROUP_GAP.fullmatch(text[prev_end:c["start"]]): group += 1
-            rid = c["ref_id"]
-            if rid is not None and rid not in bib and log is not None: log.add("citation_bib_missing", paper["paper_id"])
-            link = bib[rid]["link"] if rid in bib else None
-            cites.append((len(toks), link, group))
-            done = prev_end = c["end"]
-        toks += words(text[done:])
-    return {"paper_id": paper["paper_id"], "words": " ".join(toks), "cites": cites}
 
 # %% ../nbs/09_citation_resolution.ipynb #8415b55a
 def citation_contexts(stream:dict,  # from `paper_stream`
@@ -362,77 +333,6 @@ def resolve_document(doc:dict,          # `paper_stream` of the test document pl
                     rows.append((doc["paper_id"], qi, q["cited"], n, q["n_citations"], len(refs), rep.name, w, scorer,
                                  hit_credit(sc[wi, qi], gold[qi], n)))
     return rows
-
-# %% ../nbs/09_citation_resolution.ipynb #ce5fd66c
-def scan_fulltext(path, fmt:str)->tuple:
-    "One full-text shard: (paper id -> {words, cites, refs, title, abstract}, BadInputLog)"
-    log, out = BadInputLog(), {}
-    for p in iter_fulltext(path, fmt, log):
-        if p["paper_id"] in out: log.add("duplicate_paper_id", p["paper_id"]); continue
-        s = paper_stream(p, log)
-        out[p["paper_id"]] = {"words": s["words"], "cites": s["cites"], "title": p["title"], "abstract": p["abstract"],
-                              "refs": sorted({b["link"] for b in p["bib_entries"].values() if b["link"] is not None})}
-    return out, log
-
-def scan_metadata(path, fmt:str)->tuple:
-    "One metadata shard: (paper id -> (title, abstract), BadInputLog)"
-    log = BadInputLog()
-    return {m["paper_id"]: (m["title"], m["abstract"]) for m in iter_metadata(path, fmt, log)}, log
-
-# %% ../nbs/09_citation_resolution.ipynb #a19c685d
-@dataclass
-class Corpus:
-    "What citation resolution needs of an S2ORC corpus, from one pass"
-    papers: dict      # paper id -> {paper_id, words, cites, refs, title_abstract}
-    log: BadInputLog  # bad input by reason
-    path: str         # the folder read
-    citances: dict = field(default_factory=dict)  # cited id -> extra inlink contexts (`citance_contexts`)
-
-def gather_corpus(s2orc_dir=None,  # S2ORC folder; None or "" for the bundled sample
-                  fmt:str="auto", scheduler:str="synchronous", workers:int=0, progress:bool=True,
-                  extra_inlinks:str="",  # JSONL(.gz) of extra citances, read by `citance_contexts`
-                 )->Corpus:
-    "Read every full-text and metadata shard once (a Dask task each) into a `Corpus`"
-    shards = find_shards(s2orc_dir or sample_corpus_dir(), fmt)
-    tasks = [dask.delayed(scan_fulltext, pure=True)(str(f), shards.fmt) for f in shards.fulltext_files]
-    tasks += [dask.delayed(scan_metadata, pure=True)(str(f), shards.fmt) for f in shards.metadata_files]
-    with Engine(scheduler, workers, progress) as eng: res = eng.compute(*tasks, label=f"resolve: read {len(tasks)} corpus shards")   # citesum_nb.engine
-    ft, md = res[:len(shards.fulltext_files)], res[len(shards.fulltext_files):]
-    log, meta, papers = sum((l for _, l in res), BadInputLog()), {}, {}
-    for m, _ in md:
-        for pid, v in m.items(): meta.setdefault(pid, v)
-    for shard, _ in ft:
-        for pid, p in shard.items():
-            if pid in papers: log.add("duplicate_paper_id", pid); continue
-            title, abstract = meta.get(pid, ("", ""))
-            text = f"{title or p['title']} {p['abstract'] or abstract}"
-            papers[pid] = {"paper_id": pid, "words": p["words"], "cites": p["cites"], "refs": p["refs"],
-                           "title_abstract": " ".join(words(text))}
-    cit = citance_contexts(extra_inlinks, papers, log) if extra_inlinks else {}
-    return Corpus(papers, log, str(Path(s2orc_dir or sample_corpus_dir())), cit)
-
-# %% ../nbs/09_citation_resolution.ipynb #1f2db3c4
-_AUTHOR_YEAR = re.compile(r"\([^()]*\b(?:1[89]|20)\d\d[a-z]?\b[^()]*\)"
-                          r"|\b[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?\s*\((?:1[89]|20)\d\d[a-z]?\)")
-
-def citance_contexts(path,           # JSONL(.gz) of {paper_id, citing_paper_id, citance}
-                     papers:dict,    # the corpus' papers (`Corpus.papers`)
-                     log:BadInputLog,  # bad lines by reason
-                    )->dict:
-    "cited id -> [(citing id, citance words, None)] for the citances of collection papers not already in the corpus' inlinks"
-    path = Path(path)
-    if not path.exists(): raise CitesumError(f"extra_inlinks file not found: {path}")
-    linked = {(pid, link) for pid, p in papers.items() for _, link, _ in p["cites"] if link is not None}
-    out = {}
-    for i, line in enumerate(read_lines(path), 1):
-        try: d = json.loads(line)
-        except (ValueError, UnicodeDecodeError): log.add("malformed_json", f"{path.name}:{i}"); continue
-        if not isinstance(d, dict) or not all(isinstance(d.get(k), str) and d[k] for k in ("paper_id", "citing_paper_id", "citance")):
-            log.add("citance_missing_field", f"{path.name}:{i}"); continue
-        cited, citing = d["paper_id"], d["citing_paper_id"]
-        if cited not in papers or cited == citing or (citing, cited) in linked: continue
-        out.setdefault(cited, []).append((citing, words(_AUTHOR_YEAR.sub(" ", d["citance"])), None))
-    return out
 
 # %% ../nbs/09_citation_resolution.ipynb #62478649
 def collection_refs(paper:dict, papers:dict)->list:

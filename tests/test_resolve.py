@@ -180,6 +180,16 @@ def test_window_count_words_or_terms(tmp_path):
     assert [r["accuracy"] for r in _run(folder, *args, "--window-count", "terms")] == [1.0]
 
 
+def test_the_corpus_module_stands_alone_and_its_names_stay_importable_from_resolve():
+    "the corpus (09_resolution_corpus) does not import the method (resolve); what moved there is still `citesum_nb.resolve.NAME`"
+    import ast
+    import citesum_nb.resolution_corpus as rc, citesum_nb.resolve as rs
+    tree = ast.parse(Path(rc.__file__).read_text())
+    mods = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert not any(m.split(".")[-1] == "resolve" for m in mods), mods
+    for name in [n for n in rc.__all__ if n != "ResolutionCorpusParams"]: assert getattr(rs, name) is getattr(rc, name), name
+
+
 def test_params_files_and_parameters_cell():
     "every field in the params files, checked by ResolveParams; the notebook's parameters cell is written from the class"
     for f in sorted((ROOT/"params").glob("09_citation_resolution.*.yaml")):
