@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['ResolutionCorpusParams', 'words', 'paper_stream', 'scan_fulltext', 'scan_metadata', 'Corpus', 'gather_corpus',
-           'citance_contexts']
+           'collection_refs', 'test_documents', 'citance_contexts']
 
 # %% ../nbs/09_resolution_corpus.ipynb #09a0f285
 import json, re
@@ -100,6 +100,16 @@ def gather_corpus(s2orc_dir=None,  # S2ORC folder; None or "" for the bundled sa
                            "title_abstract": " ".join(words(text))}
     cit = citance_contexts(extra_inlinks, papers, log) if extra_inlinks else {}
     return Corpus(papers, log, str(Path(s2orc_dir or sample_corpus_dir())), cit)
+
+# %% ../nbs/09_resolution_corpus.ipynb #360ab6bf
+def collection_refs(paper:dict, papers:dict)->list:
+    "The paper's collection-internal references: its distinct links to other papers of `papers`"
+    return [r for r in paper["refs"] if r in papers and r != paper["paper_id"]]
+
+# %% ../nbs/09_resolution_corpus.ipynb #af3c793b
+def test_documents(corpus:Corpus, min_refs:int)->list:
+    "Ids of the papers with at least `min_refs` collection-internal references"
+    return [pid for pid, x in corpus.papers.items() if len(collection_refs(x, corpus.papers)) >= min_refs]
 
 # %% ../nbs/09_resolution_corpus.ipynb #d5a390a3
 _AUTHOR_YEAR = re.compile(r"\([^()]*\b(?:1[89]|20)\d\d[a-z]?\b[^()]*\)"

@@ -235,7 +235,7 @@ def test_clscisumm_paper_ordering_with_citances(clscisumm_citances_run):
 
 def test_clscisumm_paper_ordering_corpus_inlinks_only(clscisumm_run):
     """The default protocol with the corpus' own (sparse) links: passages beat the full text (finding 1) and mixed beats
-    external (3); the numbers are those reported in nbs/09_citation_resolution.ipynb."""
+    external (3); the numbers are those reported in nbs/explanations/resolution_protocol.ipynb."""
     o = clscisumm_run["ordering"][0]
     assert o["mixed >= external"] and o["passage >= full_text"] and o["passage >= title_abstract"], o
     got = tuple(round(o[k], 3) for k in ("mixed", "external", "internal", "passage", "full_text", "title_abstract"))
