@@ -33,7 +33,7 @@ from .resolution_corpus import (Corpus, citance_contexts, collection_refs, gathe
                                          scan_metadata, test_documents, words)
 from .s2orc import BadInputLog
 
-# %% ../nbs/09_citation_resolution.ipynb #655dd9da
+# %% ../nbs/09_citation_resolution.ipynb #323e526f
 class Representation(NamedTuple):
     "A document representation parsed from its name"
     name: str               # canonical name, e.g. "inlink_context20+passage350"
@@ -63,6 +63,7 @@ def parse_representation(name:str)->Representation:
     inner = f"passage{k}" if internal == "passage" else internal
     return Representation("+".join(x for x in (w and f"inlink_context{w}", inner) if x), internal, k, w)
 
+# %% ../nbs/09_citation_resolution.ipynb #6eef17d5
 def parse_window(text:str)->tuple:
     "`(left, right)` word counts of a query window written `LEFT:RIGHT`"
     m = re.fullmatch(r"\s*(\d+)\s*:\s*(\d+)\s*", str(text))
@@ -120,14 +121,15 @@ class ResolveParams(StageParams):
 
 PAPER_PROTOCOL = {"inlinks_exclude": "test_documents", "text": "sklearn", "average": "contexts"}   # §3-4 of the paper
 
-# %% ../nbs/09_citation_resolution.ipynb #14bab92a
+# %% ../nbs/09_citation_resolution.ipynb #4a137174
 STOP_WORDS = frozenset(ENGLISH_STOP_WORDS)
-
-TEXT_MODES = ("sklearn", "stemmed")
 
 def stems(tokens:list)->list:
     "The Porter stem of each token, `None` for a stop word (positions are kept)"
     return [None if t in STOP_WORDS else porter_stem(t) for t in tokens]
+
+# %% ../nbs/09_citation_resolution.ipynb #dd7ed679
+TEXT_MODES = ("sklearn", "stemmed")
 
 def index_terms(tokens:list,  # words (`words`)
                 text:str="sklearn",  # "sklearn" (TfidfVectorizer's default analysis) or "stemmed"
