@@ -42,11 +42,11 @@ def _add(total: dict, key: str, t: dict):
 def first_pass_stages(shards, work: Path, repeat: int) -> tuple[dict, list]:
     "Per-stage times summed over the shards, and the candidates of every shard"
     import msgspec
-    from citesum_nb import s2orc, raw_texts, build, citations
+    from citesum_nb import s2orc, shards as _shards, raw_texts, build, citations
     new = hasattr(raw_texts, "paper_texts")
     out, cands, mb = {}, [], 0
     for k, f in enumerate(shards.fulltext_files):
-        chunks = lambda: [None for _ in s2orc._raw_chunks(Path(f))]
+        chunks = lambda: [None for _ in _shards._raw_chunks(Path(f))]
         _add(out, "decompression", _timed(chunks, repeat))
         if new: lines_of = lambda: [None for _ in s2orc.line_views(f)]
         else: lines_of = lambda: [None for _ in s2orc.read_lines(f)]

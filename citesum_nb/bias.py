@@ -57,6 +57,7 @@ def sentence_tokens(sentence:str,  # one sentence
     "Lower-cased NLTK Treebank word tokens of one sentence (no downloaded data needed)"
     return _WORDS.tokenize(" ".join(str(sentence).lower().split()))
 
+# %% ../nbs/12a_bias.ipynb #38dc3de2
 @functools.cache
 def _spacy_en():
     "spaCy's English tokenizer (the rules of `en_core_web_sm`'s tokenizer; no model download)"
@@ -101,6 +102,7 @@ def fragment_tokens(summary_sents:list,  # summary sentences (strings)
     S = [t for k, s in enumerate(summary_sents) for t in ([SENTENCE_BREAK] if k else []) + sentence_tokens(s)]
     return S, [t for s in doc_sents for t in sentence_tokens(s)]
 
+# %% ../nbs/12a_bias.ipynb #df11fb4a
 def fragment_measures(S:list,  # summary tokens (a newline token between sentences)
                       D:list,  # document tokens
                      )->dict:  # coverage, density, compression, copy_length
@@ -142,6 +144,7 @@ def novelty(summary_sents:list,  # summary sentences, each a list of tokens
     d = ngram_counts(doc_sents, n)
     return sum(v for g, v in s.items() if g not in d) / total
 
+# %% ../nbs/12a_bias.ipynb #5337f422
 def repetition(summary_sents:list,  # summary sentences, each a list of tokens
                n:int=3,             # n-gram size
               )->float:             # share in [0, 1); NaN when the summary has no n-gram
@@ -151,8 +154,6 @@ def repetition(summary_sents:list,  # summary sentences, each a list of tokens
     return sum(v - 1 for v in c.values() if v > 2) / total
 
 # %% ../nbs/12a_bias.ipynb #99f729bf
-_BRACKETS = {"(": "-lrb-", ")": "-rrb-", "[": "-lsb-", "]": "-rsb-"}
-
 @functools.cache
 def lemma_table()->dict:
     "spaCy's English lookup lemmas (word -> lemma) from the `spacy-lookups-data` package"
@@ -161,6 +162,8 @@ def lemma_table()->dict:
         raise CitesumError("sentence fusion needs spaCy's English lemma table: pip install spacy-lookups-data") from None
     return json.loads(gzip.decompress(data))
 
+# %% ../nbs/12a_bias.ipynb #c1d8d19a
+_BRACKETS = {"(": "-lrb-", ")": "-rrb-", "[": "-lsb-", "]": "-rsb-"}
 LEMMAS = ("lookup", "none")
 
 def fusion_tokens(sentence:list,  # one sentence's tokens (lower-cased)
@@ -177,10 +180,12 @@ def fusion_tokens(sentence:list,  # one sentence's tokens (lower-cased)
 def _is_punct(w:str)->bool: return all(ch in string.punctuation for ch in w)   # "" counts as punctuation, as released
 def _content(toks:list)->list: return [t for t in toks if not (t in NLTK_ENGLISH_STOPWORDS or t in ("<s>", "</s>") or _is_punct(t))]
 
+# %% ../nbs/12a_bias.ipynb #dfafa1e2
 def _rouge_n_f(peer:list, model:list, n:int)->float:
     "ROUGE-n F1 (alpha 0.5) of the released `rouge_functions.rouge_n`: rouge-score's n-gram F1 of the tokens; 0 for an empty model"
     return ngram_score(ngrams(model, n), ngrams(peer, n)).fmeasure
 
+# %% ../nbs/12a_bias.ipynb #91aeea9c
 def sentence_similarities(summary_sent:list,  # one (partly blanked) summary sentence, fusion tokens
                           doc_sents:list,     # document sentences, fusion tokens
                          )->np.ndarray:       # one similarity per document sentence
@@ -212,6 +217,7 @@ def fusion_sources(summary_sent:list,  # one summary sentence, fusion tokens
         found.append(top)
     return tuple(found)
 
+# %% ../nbs/12a_bias.ipynb #ff5e0c26
 def fusion_mapping(summary_sents:list,  # summary sentences, each a list of tokens
                    doc_sents:list,      # document sentences, each a list of tokens
                    lemmas:str="lookup", # compare spaCy's lookup lemmas, or the words ("none")
@@ -227,6 +233,7 @@ def fusion_counts(mappings:list,  # per summary sentence: the tuple of its docum
     c = Counter(min(len(m), 3) for m in mappings)
     return {"unmapped": c[0], "one": c[1], "two": c[2], "three": c[3]}
 
+# %% ../nbs/12a_bias.ipynb #6f8b2dac
 def fusion_score(mappings:list,  # per summary sentence: the tuple of its document sentences (all pairs pooled)
                 )->float:        # share in [0, 1]; NaN without summary sentences
     "Share of summary sentences fused from two or three document sentences; unmapped ones count as single, as released"
@@ -260,6 +267,7 @@ def summarize_bias(per_pair:pd.DataFrame,  # rows of `pair_bias`
     out["n"] = int(len(per_pair))
     return out
 
+# %% ../nbs/12a_bias.ipynb #1d67444d
 def dataset_bias(ds,                      # a split from `citesum_nb.data.load_split`
                  references:str="first",  # first: one pair per document, its first reference (the released code); all: every reference
                  max_examples:int=0,      # the first N examples (0 = all)
@@ -299,6 +307,7 @@ def bias_table(results:dict,  # dataset name -> values from `dataset_bias`
     rows = [{"Dataset": name, "n": r["n"], **{k: r[k] for k in BIAS_COLUMNS}} for name, r in results.items()]
     return pd.DataFrame(rows, columns=["Dataset", "n", *BIAS_COLUMNS])
 
+# %% ../nbs/12a_bias.ipynb #842766e4
 def plot_bias(table:pd.DataFrame,  # from `bias_table`
              )->plt.Figure:
     "One panel per dataset: the fraction measures (coverage, novelty-2, repetition-3, fusion) as bars, copy length in the title"

@@ -9,7 +9,7 @@ __all__ = ['HF_SPLITS', 'SIZE_CATEGORIES', 'CITESUM_BIBTEX', 'S2ORC_BIBTEX', 'FI
            'loaded_card', 'check_dataset_card', 'dataset_card', 'push_dataset', 'test_scores', 'training_data',
            'model_card_data', 'model_card_text', 'check_model_card', 'model_card', 'push_model']
 
-# %% ../nbs/14_cards.ipynb #e35d0c30
+# %% ../nbs/14_cards.ipynb #da894aee
 import json, re, shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +20,7 @@ import yaml
 from .core import CitesumError, code_span, fenced, md_escape, output_file, owned_output, read_marker, sample_corpus_dir, write_marker
 from .params import StageParams
 
-# %% ../nbs/14_cards.ipynb #4c775967
+# %% ../nbs/14_cards.ipynb #ca74f226
 from .params import FilePath, PathOrName
 
 @dataclass
@@ -31,7 +31,7 @@ class CardsParams(StageParams):
     run_dir: FilePath = ""      # a training run folder with best/; empty: train a tiny model (NOT pretrained) for two steps
     out_dir: FilePath = "../runs/demo/14_cards"  # where the demo writes
 
-# %% ../nbs/14_cards.ipynb #0b07ef92
+# %% ../nbs/14_cards.ipynb #3e84373b
 HF_SPLITS = {"train": ("train",), "validation": ("validation", "val"), "test": ("test",)}   # Hub split name -> its file stem in a build (val: a build made before the split took this name)
 
 def split_files(build_dir)->dict:
@@ -39,6 +39,7 @@ def split_files(build_dir)->dict:
     d = Path(build_dir)
     return {k: next((s for s in v if (d/"parquet"/f"{s}.parquet").is_file() or (d/f"{s}.jsonl").is_file()), v[0]) for k, v in HF_SPLITS.items()}
 
+# %% ../nbs/14_cards.ipynb #67a2e5eb
 SIZE_CATEGORIES = [(10**3, "n<1K"), (10**4, "1K<n<10K"), (10**5, "10K<n<100K"), (10**6, "100K<n<1M"), (10**7, "1M<n<10M"),
                    (10**8, "10M<n<100M"), (10**9, "100M<n<1B")]
 
@@ -46,10 +47,12 @@ def size_category(n:int)->str:
     "The Hub's size category of a dataset with `n` examples"
     return next((c for limit, c in SIZE_CATEGORIES if n < limit), "n>1B")
 
+# %% ../nbs/14_cards.ipynb #784ed37f
 def _is_sample(report:dict)->bool:
     p = report.get("input", {}).get("path")
     return bool(p) and Path(p).resolve() == sample_corpus_dir().resolve()
 
+# %% ../nbs/14_cards.ipynb #1fdfc87d
 def _build_default_license()->str:
     from citesum_nb.build import BuildParams   # the builder (and Dask) only for a report that predates its licence field
     return BuildParams.license
@@ -58,25 +61,33 @@ def dataset_license(report:dict)->str:
     "The licence of a build's input corpus: apache-2.0 for the bundled sample (written for this project), else the build's `license` parameter"
     return "apache-2.0" if _is_sample(report) else report.get("settings", {}).get("license") or _build_default_license()
 
-# %% ../nbs/14_cards.ipynb #3f095ab9
-_ABS_PATH = re.compile(r"(?<![\w:/.~)\]>-])(?:~|[A-Za-z]:)?/(?:[\w.@+-]+/)+[\w.@+-]*")
-_TIMING = re.compile(r"\btimings?\b|\b\w+_s\b\s*[\"':=]|\bruntime\b|\bper_second\b", flags=re.I)
-
+# %% ../nbs/14_cards.ipynb #a2f9d5ca
 def public_arg(a)->str:
     "A command-line argument as a card shows it: an absolute path by its last part, anything else as it is"
     a = str(a); opt, eq, val = a.partition("=") if a.startswith("--") else ("", "", a)
     return opt + eq + (Path(val).name if val.startswith(("/", "~")) or re.match(r"[A-Za-z]:[\\/]", val) else val)
 
+# %% ../nbs/14_cards.ipynb #fb063d32
+_ABS_PATH = re.compile(r"(?<![\w:/.~)\]>-])(?:~|[A-Za-z]:)?/(?:[\w.@+-]+/)+[\w.@+-]*")
+_TIMING = re.compile(r"\btimings?\b|\b\w+_s\b\s*[\"':=]|\bruntime\b|\bper_second\b", flags=re.I)
+
 def card_leaks(text:str)->list:
     "What a card must not publish: the absolute paths it contains, and 'timings' when it reports any"
     return _ABS_PATH.findall(text) + (["timings"] if _TIMING.search(text) else [])
 
-# %% ../nbs/14_cards.ipynb #58bee244
+# %% ../nbs/14_cards.ipynb #647921d8
 def _parquet(build_dir:Path, stem:str)->Path:
     p = build_dir/"parquet"/f"{stem}.parquet"
     if not p.is_file(): raise CitesumError(f"{p} not found: is {build_dir} a CiteSum build folder (citesum build --out)?")
     return p
 
+# %% ../nbs/14_cards.ipynb #58abb567
+def _report(d:Path)->dict:
+    f = d/"report.json"
+    if not f.is_file(): raise CitesumError(f"{f} not found: is {d} a CiteSum build folder (citesum build --out)?")
+    return json.loads(f.read_text())
+
+# %% ../nbs/14_cards.ipynb #28ee8448
 def dataset_card_data(build_dir,              # a CiteSum build folder (parquet/, report.json)
                       license:str|None=None,  # the card's license; None: `dataset_license(report)`
                      ):
@@ -106,12 +117,7 @@ def dataset_card_data(build_dir,              # a CiteSum build folder (parquet/
     MetadataConfigs({"default": {"data_files": [f for f in files if f["split"] in splits] or files}}).to_dataset_card_data(card)
     return card
 
-def _report(d:Path)->dict:
-    f = d/"report.json"
-    if not f.is_file(): raise CitesumError(f"{f} not found: is {d} a CiteSum build folder (citesum build --out)?")
-    return json.loads(f.read_text())
-
-# %% ../nbs/14_cards.ipynb #1ac58b90
+# %% ../nbs/14_cards.ipynb #2c69e68e
 def build_command(report:dict,           # the build's report.json
                   out,                   # the build folder
                   argv:list|None=None,   # the arguments `citesum build` was given, when known
@@ -123,7 +129,7 @@ def build_command(report:dict,           # the build's report.json
     cmd += ["--out", Path(out).name, "--thresholds", ",".join(f"{t:g}" for t in s["thresholds"]), "--seed", str(s["seed"])]
     return shlex.join(cmd + ([] if s.get("use_stemmer", True) else ["--no-stemmer"]))
 
-# %% ../nbs/14_cards.ipynb #967245f7
+# %% ../nbs/14_cards.ipynb #e0bbd92d
 CITESUM_BIBTEX = """@inproceedings{mao2022citesum,
   title     = {{CiteSum}: Citation Text-guided Scientific Extreme Summarization and Domain Adaptation with Limited Supervision},
   author    = {Mao, Yuning and Zhong, Ming and Han, Jiawei},
@@ -153,8 +159,10 @@ LICENSE_NOTE = {"sample": "The bundled sample corpus was written for citesum-nb 
                 "odc-by": "S2ORC is released under ODC-By 1.0 and for non-commercial use only; data derived from it carries its terms.",
                 "other": "This is the licence of the input corpus the build was made from; data derived from it carries its terms."}
 
+# %% ../nbs/14_cards.ipynb #a9d39b8c
 def _demote(md:str)->str: return re.sub(r"^(#+) ", r"#\1 ", md, flags=re.M)
 
+# %% ../nbs/14_cards.ipynb #3e3329fe
 def card_report(report:dict)->str:
     "The build report as a card shows it: the input folder by its last part, and no timings (they describe a machine, not the data)"
     from citesum_nb.build import report_markdown
@@ -162,15 +170,50 @@ def card_report(report:dict)->str:
     md = report_markdown({**report, "input": {**inp, "path": inp["path"] and Path(inp["path"]).name}})
     return re.sub(r"^Timings \(s\):.*\n?", "", md, flags=re.M)
 
-# %% ../nbs/14_cards.ipynb #76aea153
+# %% ../nbs/14_cards.ipynb #d757e091
+def _dataset_structure(d:Path,  # the build folder
+                       card,    # its `DatasetCardData` (`dataset_card_data`)
+                       s:dict,  # the build's settings (report.json)
+                      )->str:
+    "The Structure section of a dataset card: one row per split with its size and file, how the splits were made, the fields"
+    rows = "\n".join(f"| {x['name']} | {x['num_examples']:,} | `parquet/{split_files(d)[x['name']]}.parquet` |" for x in card.dataset_info["splits"])
+    fields = "\n".join(f"| `{k}` | {v} |" for k, v in FIELDS.items())
+    return f"""## Structure
+
+| split | examples | file |
+| --- | ---: | --- |
+{rows}
+
+Splits are made by cited paper ({'/'.join(f'{r:g}' for r in s['split_ratios'])}, seed {s['seed']}): no cited paper is in two splits.
+The same examples are in `train.jsonl`, `validation.jsonl`, `test.jsonl` and in `hf/` (`datasets.load_from_disk`).
+
+| field | what it is |
+| --- | --- |
+{fields}"""
+
+# %% ../nbs/14_cards.ipynb #38e871b0
+def _dataset_how_built(report:dict,          # the build's report.json
+                       d:Path,               # the build folder
+                       argv:list|None=None,  # the arguments `citesum build` was given, when known
+                      )->str:
+    "The How it was built section of a dataset card: the command, the filter, and the build report under the card's headings"
+    s = report["settings"]; th = "/".join(f"{t:g}" for t in s["thresholds"])
+    return f"""## How it was built
+
+{fenced(build_command(report, d, argv), "bash")}
+
+Citation sentences are taken from Related Work sections; those citing exactly one paper of the corpus are kept when the
+cited paper has an abstract and the sentence's ROUGE-1/2/L recall (x100, `REF` removed, {"with" if s.get("use_stemmer", True) else "without"}
+Porter stemming) against that abstract is at least {th}. The counts of every stage are below.
+
+{_demote(card_report(report)).strip()}"""
+
+# %% ../nbs/14_cards.ipynb #b3b0364c
 def dataset_card_text(build_dir, card, argv:list|None=None)->str:
     "The body of a build's dataset card: description, structure, how it was built, the report, license and citations"
     d = Path(build_dir); report = _report(d); s = report["settings"]
     src = "the bundled sample corpus of citesum-nb (60 short papers in the S2ORC 2020-07-05 layout, written for its tests)" \
           if _is_sample(report) else f"{md_escape(Path(report['input']['path']).name)} (an S2ORC-format corpus, {md_escape(report['input']['format'])} layout)"
-    rows = "\n".join(f"| {x['name']} | {x['num_examples']:,} | `parquet/{split_files(d)[x['name']]}.parquet` |" for x in card.dataset_info["splits"])
-    fields = "\n".join(f"| `{k}` | {v} |" for k, v in FIELDS.items())
-    th = "/".join(f"{t:g}" for t in s["thresholds"])
     loading = (f'from datasets import load_dataset\nds = load_dataset({"path/to/" + d.name!r})   # this folder, or its Hub repository ("user/citesum")\n'
                'ds["train"][0]["src"], ds["train"][0]["tgt"]')   # the folder's name quoted for Python, in a fence nothing in it can end
     return f"""# CiteSum
@@ -184,28 +227,9 @@ paper. It was introduced by Mao, Zhong and Han (EMNLP 2022). This copy was built
 
 {fenced(loading, "python")}
 
-## Structure
+{_dataset_structure(d, card, s)}
 
-| split | examples | file |
-| --- | ---: | --- |
-{rows}
-
-Splits are made by cited paper ({'/'.join(f'{r:g}' for r in s['split_ratios'])}, seed {s['seed']}): no cited paper is in two splits.
-The same examples are in `train.jsonl`, `validation.jsonl`, `test.jsonl` and in `hf/` (`datasets.load_from_disk`).
-
-| field | what it is |
-| --- | --- |
-{fields}
-
-## How it was built
-
-{fenced(build_command(report, d, argv), "bash")}
-
-Citation sentences are taken from Related Work sections; those citing exactly one paper of the corpus are kept when the
-cited paper has an abstract and the sentence's ROUGE-1/2/L recall (x100, `REF` removed, {"with" if s.get("use_stemmer", True) else "without"}
-Porter stemming) against that abstract is at least {th}. The counts of every stage are below.
-
-{_demote(card_report(report)).strip()}
+{_dataset_how_built(report, d, argv)}
 
 ## License
 
@@ -220,7 +244,7 @@ Porter stemming) against that abstract is at least {th}. The counts of every sta
 ```
 """
 
-# %% ../nbs/14_cards.ipynb #a8fcd0a0
+# %% ../nbs/14_cards.ipynb #0bd33271
 import contextlib
 
 @contextlib.contextmanager
@@ -231,7 +255,7 @@ def _card_file(out:Path):
     with output_file(out, overwrite=True) as tmp: yield tmp
     if owned_output(out) is None and read_marker(out.parent) is None: write_marker(out.parent, "card", [out.name])
 
-# %% ../nbs/14_cards.ipynb #181e52a3
+# %% ../nbs/14_cards.ipynb #47d41908
 def loaded_card(card_class,  # `huggingface_hub.DatasetCard` or `ModelCard`
                 path,        # the card's README.md
                 keys:tuple,  # front-matter keys that must be present and non-empty
@@ -245,6 +269,7 @@ def loaded_card(card_class,  # `huggingface_hub.DatasetCard` or `ModelCard`
     if leaks := card_leaks(p.read_text()): raise CitesumError(f"{p}: a card must not publish local paths or timings: {', '.join(leaks[:3])}")
     return card
 
+# %% ../nbs/14_cards.ipynb #1aa76bb4
 def check_dataset_card(path)->object:
     "Load a dataset card with `huggingface_hub.DatasetCard` and check what `load_dataset` needs; the card, or a one-line error"
     from datasets import Features
@@ -261,6 +286,7 @@ def check_dataset_card(path)->object:
         if Features.from_arrow_schema(pq.read_schema(pf)) != citesum_features(): raise CitesumError(f"{pf} does not have CiteSum's features")
     return card
 
+# %% ../nbs/14_cards.ipynb #0884284d
 def dataset_card(build_dir,              # a CiteSum build folder
                  argv:list|None=None,    # the arguments `citesum build` was given (None: the command is written from report.json)
                  license:str|None=None,  # the card's license; None: `dataset_license(report)`
@@ -274,7 +300,7 @@ def dataset_card(build_dir,              # a CiteSum build folder
         check_dataset_card(tmp)
     return out
 
-# %% ../nbs/14_cards.ipynb #9f35e8fc
+# %% ../nbs/14_cards.ipynb #f9140d94
 def push_dataset(build_dir,            # a CiteSum build folder with its README.md
                  repo:str,             # Hub dataset repository, "user/name"
                  private:bool=False,   # create the repository as private
@@ -291,9 +317,10 @@ def push_dataset(build_dir,            # a CiteSum build folder with its README.
     load_dataset(str(d)).push_to_hub(repo, private=private, token=token, commit_message="CiteSum splits")
     return str(url)
 
-# %% ../nbs/14_cards.ipynb #9dbec7c5
+# %% ../nbs/14_cards.ipynb #09058853
 def _is_hub_id(s:str)->bool: return bool(re.fullmatch(r"[A-Za-z0-9][\w.-]*(/[\w.-]+)?", s or "")) and not Path(s).exists()
 
+# %% ../nbs/14_cards.ipynb #c62ecfd2
 def _run_files(run_dir)->tuple:
     r = Path(run_dir)
     if not (r/"best"/"config.json").is_file(): raise CitesumError(f"{r/'best'} has no model: is {r} a training run folder (citesum train)?")
@@ -301,6 +328,7 @@ def _run_files(run_dir)->tuple:
     p = yaml.safe_load((r/"params_used.yaml").read_text()) if (r/"params_used.yaml").is_file() else {}
     return r, m, p or {}
 
+# %% ../nbs/14_cards.ipynb #39eaccda
 ROUGE_NAMES = {"rouge1": "ROUGE-1", "rouge2": "ROUGE-2", "rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum"}
 
 def test_scores(metrics:dict)->list:
@@ -308,6 +336,7 @@ def test_scores(metrics:dict)->list:
     s = metrics.get("predict_rouge") or {}
     return [(n, round(float(s[k]), 2)) for k, n in ROUGE_NAMES.items() if k in s]
 
+# %% ../nbs/14_cards.ipynb #3d71711e
 def training_data(run_dir, dataset:str|None=None)->dict:
     "What a run was trained on: `{hub_id, name, license}`; the Hub id is `dataset` or the run's data when it is a Hub name, the licence its build's"
     r, m, p = _run_files(run_dir)
@@ -317,6 +346,7 @@ def training_data(run_dir, dataset:str|None=None)->dict:
     lic = dataset_license(json.loads(rep.read_text())) if rep and rep.is_file() else None
     return {"hub_id": hub, "name": hub or (Path(data).name if data else "unknown"), "license": lic}
 
+# %% ../nbs/14_cards.ipynb #815ad6ef
 def model_card_data(run_dir,                   # a training run folder
                     base_model:str|None=None,  # Hub name of the base model (None: the run's, when it is a Hub name)
                     dataset:str|None=None,     # Hub id of the training data (None: the run's, when it is a Hub name)
@@ -336,7 +366,7 @@ def model_card_data(run_dir,                   # a training run folder
                          tags=["summarization", "scientific-papers", "tldr", "citesum", "cites"] + (["not-pretrained"] if tiny else []),
                          model_name=f"{r.name}-cites" if evals else None, eval_results=evals or None)
 
-# %% ../nbs/14_cards.ipynb #ef4d711d
+# %% ../nbs/14_cards.ipynb #8470df7d
 NOT_PRETRAINED_WARNING = ("> **Warning: NOT PRETRAINED.** This is a tiny, randomly initialised model made for tests and demos "
                           "(`make_tiny_model`). Its outputs are noise and its scores say nothing about CiTES.")
 SHOWN_PARAMS = ("source", "target", "lr", "batch_size", "grad_accum_steps", "max_steps", "epochs", "warmup_steps", "label_smoothing",
@@ -356,7 +386,26 @@ post_process(tok.decode(ids[0], skip_special_tokens=True), "ref_to_this_paper")"
 
 With `transformers` 4.x, {code_span(f'pipeline("summarization", model={name!r})')} also works (transformers 5 removed that pipeline)."""
 
-# %% ../nbs/14_cards.ipynb #8ccb625d
+# %% ../nbs/14_cards.ipynb #9aa09eb0
+def _model_card_tail(card)->str:
+    "The last sections of a model card: limitations, licence, citation"
+    return f"""## Limitations
+
+Summaries can be fluent and wrong: check them against the paper. The model knows the disciplines of its training data
+(see the discipline figure of notebook 04 for a build); papers of other fields, and text in other languages, are outside it.
+
+## License
+
+{f"{md_escape(card.license)}: the licence of the training data, unless the card's author chose another" if card.license else "Not stated"}; the base model's licence applies too.
+
+## Citation
+
+```bibtex
+{CITESUM_BIBTEX}
+```
+"""
+
+# %% ../nbs/14_cards.ipynb #7b0771f2
 def model_card_text(run_dir, card, name:str|None=None)->str:
     "The body of a run's model card: what it is, intended use, how to use it, data, parameters, scores, limits, citation"
     r, m, p = _run_files(run_dir)
@@ -408,25 +457,7 @@ Test split, ROUGE F1 (x100, the best over references){"" if card.eval_results el
 {_model_card_tail(card)}
 """
 
-def _model_card_tail(card)->str:
-    "The last sections of a model card: limitations, licence, citation"
-    return f"""## Limitations
-
-Summaries can be fluent and wrong: check them against the paper. The model knows the disciplines of its training data
-(see the discipline figure of notebook 04 for a build); papers of other fields, and text in other languages, are outside it.
-
-## License
-
-{f"{md_escape(card.license)}: the licence of the training data, unless the card's author chose another" if card.license else "Not stated"}; the base model's licence applies too.
-
-## Citation
-
-```bibtex
-{CITESUM_BIBTEX}
-```
-"""
-
-# %% ../nbs/14_cards.ipynb #fef6cdc6
+# %% ../nbs/14_cards.ipynb #d28cf9b6
 def check_model_card(path)->object:
     "Load a model card with `huggingface_hub.ModelCard` (which parses `model-index`) and check its keys; the card, or a one-line error"
     from huggingface_hub import ModelCard
@@ -435,6 +466,7 @@ def check_model_card(path)->object:
     if card.data.get("model-index") and not card.data.eval_results: raise CitesumError(f"{p}: its model-index has no results")
     return card
 
+# %% ../nbs/14_cards.ipynb #138ad11e
 def model_card(run_dir,                   # a training run folder with best/, metrics.json, params_used.yaml
                base_model:str|None=None,  # Hub name of the model it was fine-tuned from (None: from the run when it is a Hub name)
                dataset:str|None=None,     # Hub id of the training data (None: from the run when it is a Hub name)
@@ -450,7 +482,7 @@ def model_card(run_dir,                   # a training run folder with best/, me
         check_model_card(tmp)
     return out
 
-# %% ../nbs/14_cards.ipynb #cd9737e1
+# %% ../nbs/14_cards.ipynb #b65a54b6
 def push_model(run_dir,               # a training run folder whose best/ has a model card
                repo:str,              # Hub model repository, "user/name"
                private:bool=False,    # create the repository as private

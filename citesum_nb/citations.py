@@ -35,7 +35,7 @@ def is_related_work(section:str,  # a section title
     "Whether a section title names a Related Work section"
     return bool(section) and RELATED_WORK.search(section) is not None
 
-# %% ../nbs/02_citations.ipynb #17816a15
+# %% ../nbs/02_citations.ipynb #23af9166
 _HEAD_NUM = re.compile(r"^\s*(?:(?P<arabic>\d+(?:\.\d+)*)\.?|(?P<alpha>[A-HJ-UWYZ])\.|(?P<roman>[IVX]+)\.|(?P<item>\d+)\))\s+\S")
 
 def _heading_number(title:str) -> tuple|None:
@@ -43,6 +43,7 @@ def _heading_number(title:str) -> tuple|None:
     m = _HEAD_NUM.match(title)
     return None if m is None else (m.lastgroup, m.group(m.lastgroup))   # the alternatives are exclusive: one named group matches
 
+# %% ../nbs/02_citations.ipynb #e21f1b40
 def _is_subsection(parent:tuple|None, title:str) -> bool:
     "Whether heading `title` is a subsection of a heading numbered `parent`"
     if parent is None: return False
@@ -54,6 +55,7 @@ def _is_subsection(parent:tuple|None, title:str) -> bool:
     if pk == "roman": return ck == "alpha"
     return False
 
+# %% ../nbs/02_citations.ipynb #17816a15
 def section_paragraphs(paper:dict,  # internal paper record
                        pred:Callable[[str], bool],  # which section titles start a block
                       ) -> list:
@@ -68,6 +70,7 @@ def section_paragraphs(paper:dict,  # internal paper record
         if inside: out.append(p)
     return out
 
+# %% ../nbs/02_citations.ipynb #c07564f8
 def related_work_paragraphs(paper:dict,  # internal paper record
                            ) -> list:
     "All paragraphs of the paper's Related Work section(s), subsections included"
@@ -81,7 +84,7 @@ def introduction_and_conclusion(paper:dict,  # internal paper record
     concl = section_paragraphs(paper, lambda s: "conclusion" in s.lower())
     return " ".join(p["text"] for p in intro), " ".join(p["text"] for p in concl)
 
-# %% ../nbs/02_citations.ipynb #f1ef8341
+# %% ../nbs/02_citations.ipynb #57392d88
 ABBREVIATIONS = frozenset("""Fig Figs fig figs FIG FIGS Eq Eqs eq eqs Sec Secs Sect sec secs sect Tab tab Ref Refs ref refs
 No Nos Vol vol pp Ch Chap ch chap Cf cf vs Vs resp approx viz ca Dr Mr Mrs Ms Prof Jr Sr St Inc Ltd Co Corp Dept Univ Est""".split())
 ANY_CASE_ABBREVIATIONS = frozenset("al e.g eg i.e ie".split())   # compared lower-cased: "et al.", "E.g.", "I.E."
@@ -96,6 +99,7 @@ def _rejected(text:str, m:re.Match, w:int) -> bool:
     word = text[w:p].lstrip("([\"'“‘")
     return word in ABBREVIATIONS or word.lower() in ANY_CASE_ABBREVIATIONS or _INITIALS.match(word) is not None
 
+# %% ../nbs/02_citations.ipynb #f1ef8341
 def _boundaries(text:str) -> list:
     "Gaps `(start, end)` of the accepted candidate boundaries, in one pass over `text`"
     gaps, lo = [], 0
@@ -106,6 +110,7 @@ def _boundaries(text:str) -> list:
         lo = p
     return gaps
 
+# %% ../nbs/02_citations.ipynb #8f2b33c1
 def _protect(gaps:list, protected) -> list:
     "Drop gaps `(gs, ge)` that overlap a protected span (spans sorted once; one binary search per gap)"
     if not protected: return gaps
@@ -113,6 +118,7 @@ def _protect(gaps:list, protected) -> list:
     starts, reach = [s for s, _ in spans], list(accumulate((e for _, e in spans), max))   # reach[k]: the furthest end of spans[:k+1]
     return [(gs, ge) for gs, ge in gaps if (k := bisect_left(starts, ge)) == 0 or reach[k-1] <= gs]
 
+# %% ../nbs/02_citations.ipynb #bb5e245f
 def _spans_from_gaps(text:str, gaps:list) -> list:
     "Sentence spans between gaps, whitespace stripped, empty ones dropped"
     out, start = [], 0
@@ -124,12 +130,12 @@ def _spans_from_gaps(text:str, gaps:list) -> list:
         start = ge
     return out
 
+# %% ../nbs/02_citations.ipynb #7772e6f6
 def split_sentences(text:str,  # one paragraph
                     protected=(),  # (start, end) character spans that no boundary may cut (citation spans)
                    ) -> list:
     "`(start, end)` spans of the sentences of `text` (rule-based; never breaks inside a protected span)"
     return _spans_from_gaps(text, _protect(_boundaries(text), protected))
-
 
 # %% ../nbs/02_citations.ipynb #c022eaa8
 def _spacy_splitter() -> Callable:
@@ -169,14 +175,17 @@ def _is_numeric_marker(s:str) -> bool:
     s = s.strip()
     return bool(s) and (s[0] in "[(" or s.rstrip(",;.")[-1:] in "])") and _NUMERIC.match(s) is not None
 
+# %% ../nbs/02_citations.ipynb #c49382d5
 def _names_no_author(s:str) -> bool:
     "Whether a citation span is a numeric marker or a bare year"
     return _is_numeric_marker(s) or _YEAR.match(s.strip()) is not None
 
+# %% ../nbs/02_citations.ipynb #ae63647b
 def _last_word(name:str) -> str:
     w = name.split()
     return w[-1].casefold() if w else ""
 
+# %% ../nbs/02_citations.ipynb #2d21937e
 def _names_start(text:str, start:int, lo:int, authors) -> int:
     "Where the author names written right before a span at `start` begin (not before `lo`); `start` if there are none"
     m = _AUTHORS_BEFORE.search(text, max(lo, start - 120), start)
@@ -185,6 +194,7 @@ def _names_start(text:str, start:int, lo:int, authors) -> int:
     if m and _last_word(m.group(1)) in {_last_word(a) for a in authors}: return m.start()
     return start
 
+# %% ../nbs/02_citations.ipynb #2b27a5aa
 def replace_citations(text:str,  # a sentence
                       spans,  # (start, end) character spans of the citations of one paper in `text`
                       authors=(),  # last names of the cited entry's authors (confirm a lone surname before a marker)
@@ -203,6 +213,7 @@ def replace_citations(text:str,  # a sentence
             out += [" " + p] if after_ref and p[0].isalnum() else [p]; after_ref = False
     return "".join(out), texts
 
+# %% ../nbs/02_citations.ipynb #893d74bf
 def replace_citation(text:str,  # a sentence
                      start:int,  # citation span start (character offset in `text`)
                      end:int,  # citation span end
@@ -237,7 +248,7 @@ def post_process(text:str,  # a generated (or reference) summary
     t = re.sub(r"^[,;:\s]+", "", t)
     return t[:1].upper() + t[1:]
 
-# %% ../nbs/02_citations.ipynb #482dda44
+# %% ../nbs/02_citations.ipynb #5fc125d8
 def _work(c:dict, bib:dict, k:int):
     "What a span cites: the linked paper id, else its bib entry, else itself (span `k`)"
     rid = c["ref_id"]
@@ -245,6 +256,7 @@ def _work(c:dict, bib:dict, k:int):
     link = bib[rid]["link"] if rid in bib else None
     return ("paper", link) if link is not None else ("entry", rid)
 
+# %% ../nbs/02_citations.ipynb #66742db7
 def _single_citation(pid:str, text:str, cs:list, bib:dict, log:BadInputLog) -> str|None:
     "The linked paper id the spans `cs` of one sentence cite, or None (the reason counted in `log`)"
     if not cs: log.add("sentences_no_citation", pid); return None
@@ -260,6 +272,7 @@ def _single_citation(pid:str, text:str, cs:list, bib:dict, log:BadInputLog) -> s
     if kind != "paper": log.add("citation_unlinked", pid); return None
     return ref
 
+# %% ../nbs/02_citations.ipynb #482dda44
 def citation_sentences(paper:dict,  # internal paper record (the citing paper)
                        splitter="fast",  # "fast", "spacy", or a function like `split_sentences`
                        log:BadInputLog|None=None,  # per-reason counters (see the table above)

@@ -41,6 +41,7 @@ def cloze_split(split:str)->str:
     "The name of a split in a cloze folder: `validation` for val, validation or dev"
     return "validation" if split in ("val", "validation", "dev") else split
 
+# %% ../nbs/11_cloze.ipynb #24238ede
 @dataclass
 class ClozeParams(StageParams):
     "Parameters of the summary-cloze dataset build (nbs/11_cloze.ipynb and `citesum cloze build`)"
@@ -78,6 +79,7 @@ def topic_of(title:str,      # the citing paper's title
         if t and t not in out: out.append(t)
     return out
 
+# %% ../nbs/11_cloze.ipynb #ed40f4f1
 def related_work_blocks(paper:dict,  # internal paper record (citesum_nb.s2orc)
                        )->list:
     "`(paragraph, headings)` for every Related Work paragraph: the Related Work heading, then the subsection heading"
@@ -88,9 +90,7 @@ def related_work_blocks(paper:dict,  # internal paper record (citesum_nb.s2orc)
     return out
 
 # %% ../nbs/11_cloze.ipynb #c7c68ade
-MARKER_MODES = ("remove", "ref")
 _GROUP_GAP = re.compile(r"[\s,;]*")
-_EMPTY_BRACKETS = re.compile(r"[(\[]\s*(?:(?:e\.g\.|i\.e\.|cf\.|see)\s*)?[,;]?\s*[)\]]", re.I)
 
 def citation_intervals(text:str,  # a sentence
                        spans,     # `(start, end)` citation spans in `text`
@@ -104,6 +104,9 @@ def citation_intervals(text:str,  # a sentence
         else: out.append([s, e])
     return [tuple(iv) for iv in out]
 
+# %% ../nbs/11_cloze.ipynb #2b0a8847
+MARKER_MODES = ("remove", "ref")
+_EMPTY_BRACKETS = re.compile(r"[(\[]\s*(?:(?:e\.g\.|i\.e\.|cf\.|see)\s*)?[,;]?\s*[)\]]", re.I)
 _OPENER = re.compile(r"[(\[]\s*(?:(?:e\.g\.|i\.e\.|cf\.|see(?:,? also)?|for example)\s*,?\s*)?$", re.I)
 
 def _with_opener(text:str, s:int, e:int)->int:
@@ -131,9 +134,6 @@ def remove_citations(text:str,  # a sentence
     return t[:1].upper() + t[1:]
 
 # %% ../nbs/11_cloze.ipynb #0b0b9e86
-SENTENCE_REASONS = ("sentences_no_citation", "sentences_citation_unlinked", "first_sentence_with_linked_citation",
-                    "cloze_empty_after_markers")
-
 def _sentence_spans(text:str, para:dict, split)->tuple:
     "Sentences of a paragraph and the cite spans that start in each"
     spans = sorted((c for c in para["cite_spans"] if 0 <= c["start"] < c["end"] <= len(text)), key=lambda c: c["start"])
@@ -141,6 +141,10 @@ def _sentence_spans(text:str, para:dict, split)->tuple:
     starts, per = [s for s, _ in sents], [[] for _ in sents]
     for c in spans: per[max(0, bisect_right(starts, c["start"]) - 1)].append(c)
     return [(s, max([e] + [c["end"] for c in cs])) for (s, e), cs in zip(sents, per)], per
+
+# %% ../nbs/11_cloze.ipynb #58a93a95
+SENTENCE_REASONS = ("sentences_no_citation", "sentences_citation_unlinked", "first_sentence_with_linked_citation",
+                    "cloze_empty_after_markers")
 
 def _linked(cs:list, bib:dict)->list:
     "Linked paper ids of cite spans, in order, once each"
@@ -209,6 +213,7 @@ def cited_documents(meta:pd.DataFrame,   # `cited_metadata` rows: paper_id, titl
                           if d["abstract"] else None)
     return documents, titles
 
+# %% ../nbs/11_cloze.ipynb #c05c7b97
 def attach_documents(cands:list,      # candidates from `paper_clozes`
                      documents:dict,  # paper id -> document or None (`cited_documents`)
                      titles:dict,     # paper id -> title (citing papers included)
@@ -261,6 +266,7 @@ def components(edges:list)->dict:
         if ra != rb: parent[max(ra, rb)] = min(ra, rb)
     return {x: find(x) for x in list(parent)}
 
+# %% ../nbs/11_cloze.ipynb #c00c03fa
 def assign_groups(sizes:dict,   # group -> number of instances
                   ratios,       # train/validation/test shares
                   seed:int=0,   # seed of the order of the groups
@@ -281,16 +287,6 @@ def assign_groups(sizes:dict,   # group -> number of instances
     return {g: "train" if i < cut1 else "validation" if i < cut2 else "test" for i, g in enumerate(order)}
 
 # %% ../nbs/11_cloze.ipynb #ce6dde33
-def _paper_graph(instances:list, with_citing:bool)->dict:
-    "Instance id -> component of the paper graph (citing paper + documents, or documents only)"
-    edges = []
-    for x in instances:
-        docs = [d["paper_id"] for d in x["documents"]]
-        first = x["citing_paper_id"] if with_citing else docs[0]
-        edges += [(first, d) for d in docs] + [(first, first)]
-    comp = components(edges)
-    return {x["id"]: comp[x["citing_paper_id"] if with_citing else x["documents"][0]["paper_id"]] for x in instances}
-
 def crossing_papers(instances:list, split_of:dict)->dict:
     "How many citing papers and cited (document) papers have instances in more than one split"
     seen = {"citing": {}, "cited": {}}
@@ -303,6 +299,17 @@ def crossing_papers(instances:list, split_of:dict)->dict:
     return {"citing_papers_crossing": sum(len(v) > 1 for v in seen["citing"].values()),
             "cited_papers_crossing": sum(len(v) > 1 for v in seen["cited"].values()),
             "papers_crossing": sum(len(v) > 1 for v in papers.values())}
+
+# %% ../nbs/11_cloze.ipynb #cb14e88e
+def _paper_graph(instances:list, with_citing:bool)->dict:
+    "Instance id -> component of the paper graph (citing paper + documents, or documents only)"
+    edges = []
+    for x in instances:
+        docs = [d["paper_id"] for d in x["documents"]]
+        first = x["citing_paper_id"] if with_citing else docs[0]
+        edges += [(first, d) for d in docs] + [(first, first)]
+    comp = components(edges)
+    return {x["id"]: comp[x["citing_paper_id"] if with_citing else x["documents"][0]["paper_id"]] for x in instances}
 
 def split_instances(instances:list,  # instances with citing_paper_id and documents
                     ratios=(0.8, 0.1, 0.1),  # train/val/test shares
@@ -355,6 +362,7 @@ def published_numbers(path="",  # a published-numbers file ("": the copy shipped
         if t not in pub or "source" not in pub[t]: raise CitesumError(f"{path}: {t} is missing or has no source")
     return pub
 
+# %% ../nbs/11_cloze.ipynb #e4c0500c
 def table1_beside_paper(stats:pd.DataFrame,  # `cloze_statistics` output
                         published:dict|None=None,  # `published_numbers()`
                        )->pd.DataFrame:
@@ -416,6 +424,7 @@ def cloze_features():
                      "sentence_index": i, "context": List(s), "cloze": s, "cloze_raw": s, "cited_ids": List(s),
                      "documents": List({"paper_id": s, "title": s, "sentences": List(s)}), "merged_ids": List(s)})
 
+# %% ../nbs/11_cloze.ipynb #96d530ee
 def write_cloze_dataset(splits:dict,  # split name -> instances
                         out:Path,     # output folder
                        )->None:
@@ -445,6 +454,7 @@ def cloze_report(p:ClozeParams, log:BadInputLog, shards, splits:dict, split_info
                            for r in stats.itertuples()},
             "timings_s": {k: round(v, 2) for k, v in timings.items()}}
 
+# %% ../nbs/11_cloze.ipynb #2b52e3a5
 def cloze_report_markdown(r:dict)->str:
     "The report as a short Markdown page (ids, paths and settings from the corpus or the user escaped with `md_escape`)"
     m = md_escape

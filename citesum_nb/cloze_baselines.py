@@ -73,6 +73,7 @@ def load_cloze(data_dir,           # a folder written by `build_cloze` / `citesu
     if bad is not None: raise CitesumError(f"{f}: instance {bad} is not a cloze instance (it needs topic, context, cloze and documents)")
     return xs
 
+# %% ../nbs/11a_cloze_baselines.ipynb #83fc8570
 def document_sentences(x:dict)->list:
     "The sentences of an instance's documents, document after document"
     return [s for d in x["documents"] for s in d["sentences"]]
@@ -84,6 +85,7 @@ def first_words(sentences:list,  # sentences in the order they are taken
     "The sentences joined, cut after `max_words` words"
     return " ".join(" ".join(sentences).split()[:max_words])
 
+# %% ../nbs/11a_cloze_baselines.ipynb #d968b2c1
 def lead(x:dict,               # a cloze instance
          max_words:int|None=None,  # None: the first sentence (LEAD-1); else the first `max_words` words (LEAD-200)
         )->str:
@@ -102,6 +104,7 @@ def sentence_scores(instances:list, n_jobs:int=1)->pd.DataFrame:
     df = per_example_rouge(preds, refs, n_jobs=n_jobs)
     return df.assign(instance=inst, sentence=sent)
 
+# %% ../nbs/11a_cloze_baselines.ipynb #1427f8e1
 def oracle1(instances:list, scores:pd.DataFrame|None=None, n_jobs:int=1)->dict:
     "ORACLE-1 per metric: metric -> one sentence per instance (the best F1 against the cloze, earliest on ties)"
     scores = sentence_scores(instances, n_jobs) if scores is None else scores
@@ -132,6 +135,7 @@ def greedy_labels(sentences:list,  # document sentences
         chosen.append(-j); have += cands[-j]; best = g
     return sorted(chosen)
 
+# %% ../nbs/11a_cloze_baselines.ipynb #b22f58f3
 def recall1(selected:list, cloze:str, tokenizer=None)->float:
     "ROUGE-1 recall (x100) of the selected sentences against the cloze, as rouge-score computes it"
     tok = tokenizer or RougeTokenizer(True)
@@ -157,10 +161,12 @@ def bm25_stats(instances:list,           # the training split
                 t = word_tokens(s); n += 1; total += len(t); df.update(set(t))
     return {"n_sentences": n, "avgdl": total / n if n else 0.0, "df": df, "n_documents": n_docs, "unit": unit}
 
+# %% ../nbs/11a_cloze_baselines.ipynb #255af37b
 def bm25_idf(df:int, n:int)->float:
     "The paper's idf: ln((N + df + 0.5) / (df + 0.5))"
     return math.log((n + df + 0.5) / (df + 0.5))
 
+# %% ../nbs/11a_cloze_baselines.ipynb #fc03572e
 def bm25_score(query:set,     # query tokens (a set)
                sentence:list, # the sentence's tokens
                stats:dict,    # `bm25_stats` of the training documents
@@ -170,6 +176,7 @@ def bm25_score(query:set,     # query tokens (a set)
     tf, norm = Counter(sentence), k1 * (1 - b + b * len(sentence) / stats["avgdl"])
     return math.fsum(bm25_idf(stats["df"][q], stats["n_sentences"]) * tf[q] * (k1 + 1) / (tf[q] + norm) for q in query if tf[q])
 
+# %% ../nbs/11a_cloze_baselines.ipynb #3c464e44
 def bm25_rank(x:dict, stats:dict, k1:float=1.2, b:float=0.75)->list:
     "Indices of an instance's document sentences, best BM25 score for its context first (earlier sentence on ties)"
     query = {t for s in x["context"] for t in word_tokens(s)}
@@ -184,15 +191,17 @@ def unigram_distribution(token_lists:list, beta:float)->tuple:
     if denom == 0: return {}, 0.0
     return {t: (c + beta) / denom for t, c in counts.items()}, beta / denom
 
-def _check_lambdas(topic_lambda:float, context_lambda:float):
-    if not (0 <= topic_lambda and 0 <= context_lambda and topic_lambda + context_lambda <= 1 + 1e-9):
-        raise CitesumError(f"SumFocus weights must be non-negative with a sum of at most 1, got {topic_lambda}, {context_lambda}")
-
+# %% ../nbs/11a_cloze_baselines.ipynb #98d91fb5
 def focus_part(types, topic:list, context:list, beta:float, topic_lambda:float, context_lambda:float)->dict:
     "The topic and context part of the mixture for each of `types`: lambda_t p_topic + lambda_c p_context"
     p_top, o_top = unigram_distribution(topic, 0.0)
     p_ctx, o_ctx = unigram_distribution(context, beta)
     return {t: topic_lambda * p_top.get(t, o_top) + context_lambda * p_ctx.get(t, o_ctx) for t in types}
+
+# %% ../nbs/11a_cloze_baselines.ipynb #ade23e48
+def _check_lambdas(topic_lambda:float, context_lambda:float):
+    if not (0 <= topic_lambda and 0 <= context_lambda and topic_lambda + context_lambda <= 1 + 1e-9):
+        raise CitesumError(f"SumFocus weights must be non-negative with a sum of at most 1, got {topic_lambda}, {context_lambda}")
 
 def sumfocus_distribution(doc:list, topic:list, context:list,  # token lists: sentences, topic strings, context sentences
                           beta:float, topic_lambda:float, context_lambda:float,
@@ -241,6 +250,7 @@ class InstanceTokens:
         self.context = [word_tokens(s) for s in x["context"]]
         self.words = [len(s.split()) for s in self.sents]
 
+# %% ../nbs/11a_cloze_baselines.ipynb #ade208c2
 def take_until(order:list, words:list, max_words:int|None)->list:
     "Indices from `order` until they hold `max_words` words (one index when `max_words` is None)"
     out, n = [], 0
@@ -249,6 +259,7 @@ def take_until(order:list, words:list, max_words:int|None)->list:
         if max_words is None or n >= max_words: break
     return out
 
+# %% ../nbs/11a_cloze_baselines.ipynb #fd04def8
 def extract(system:str, x:dict, max_words:int|None=None, *, bm25:dict|None=None, k1:float=1.2, b:float=0.75,
             sumfocus:dict|None=None, tokens:InstanceTokens|None=None)->list:
     "The sentences a system picks for one instance: one (`max_words=None`) or up to `max_words` words"
@@ -270,6 +281,7 @@ def sumfocus_grid(betas=(0.1, 0.5, 1.0, 2.0), step:float=0.1)->list:
     ls = [round(i * step, 6) for i in range(int(round(1 / step)) + 1)]
     return [(float(b), t, c) for b in betas for t in ls for c in ls if t + c <= 1 + 1e-9]
 
+# %% ../nbs/11a_cloze_baselines.ipynb #7ac8dbb3
 def score_selections(instances:list, selections:list, max_words:int|None, cache:dict, n_jobs:int=1)->pd.DataFrame:
     "Per-example ROUGE of selected sentences (cut at `max_words` words) against the clozes, with a cache by selection"
     todo = {(i, tuple(s)) for i, s in enumerate(selections)} - set(cache)
@@ -280,6 +292,7 @@ def score_selections(instances:list, selections:list, max_words:int|None, cache:
         cache.update(zip(todo, df.to_dict("records")))
     return pd.DataFrame([cache[(i, tuple(s))] for i, s in enumerate(selections)])
 
+# %% ../nbs/11a_cloze_baselines.ipynb #a7aa4485
 def search_sumfocus(instances:list, grid:list, metric:str="rouge2_r", max_words:int|None=None, n_jobs:int=1)->tuple:
     "`(best setting, table of every setting's validation scores)`"
     if not instances: raise CitesumError("the SumFocus search needs validation instances, and the split is empty")
@@ -303,12 +316,14 @@ def _search(p:ClozeBaselinesParams, val:list, max_words, without:str|None)->tupl
     grid = [g for g in sumfocus_grid(p.betas, p.lambda_step) if keep(g[1], g[2])]
     return search_sumfocus(val, grid, p.sumfocus_metric, max_words, p.n_jobs)
 
+# %% ../nbs/11a_cloze_baselines.ipynb #67d44ad8
 def _systems(budget)->list:
     "(row name, system, SumFocus ablation) of Table 4 (budget None) or Table 5"
     rows = [("LEAD-1" if budget is None else "LEAD-200", "lead1", None), ("HEURISTIC LABELS", "labels", None), ("BM25", "bm25", None)]
     rows += [(name, "sumfocus", without) for name, without in SUMFOCUS_ABLATIONS.items()]
     return [r for r in rows if not (budget is None and r[1] == "labels")]
 
+# %% ../nbs/11a_cloze_baselines.ipynb #d4d66d40
 def run_baselines(p:ClozeBaselinesParams, data:dict)->dict:
     "Per-example scores (and predictions, settings) of every system on `p.split`, one sentence and the extractive step"
     test, t0 = data[cloze_split(p.split)], time.time()
@@ -353,17 +368,17 @@ def results_table(scores:dict,   # system -> per-example scores (`run_baselines(
     out.attrs["source"] = published[tab]["source"]
     return out
 
-def significance_table(scores:dict, pairs:list, n_boot:int=1000, seed:int=0, recall:bool=False)->pd.DataFrame:
-    "Paired bootstrap and t-test (Holm over the three metrics) for each `(system A, system B)` pair"
-    m = ("r1_r", "r2_r", "rL_r") if recall else ("r1_f", "r2_f", "rL_f")
-    rows = [paired_significance(scores[a], scores[b], metrics=m, n_boot=n_boot, seed=seed).assign(a=a, b=b) for a, b in pairs]
-    return pd.concat(rows, ignore_index=True)[["a", "b", "metric", "mean_a", "mean_b", "diff", "p_bootstrap_holm", "p_ttest_holm", "significant"]]
-
 # %% ../nbs/11a_cloze_baselines.ipynb #dccafb4c
 TABLE4_PAIRS = [("BM25", "LEAD-1"), ("ORACLE-1", "BM25"), ("ORACLE-1", "LEAD-1"), ("BM25", "SUMFOCUS"),
                 ("SUMFOCUS", "SUMFOCUS -TOPIC,-CONTEXT")]
 TABLE5_PAIRS = [("BM25", "LEAD-200"), ("BM25", "SUMFOCUS"), ("SUMFOCUS", "SUMFOCUS -TOPIC"), ("SUMFOCUS", "SUMFOCUS -CONTEXT"),
                 ("SUMFOCUS", "SUMFOCUS -TOPIC,-CONTEXT"), ("HEURISTIC LABELS", "BM25")]
+
+def significance_table(scores:dict, pairs:list, n_boot:int=1000, seed:int=0, recall:bool=False)->pd.DataFrame:
+    "Paired bootstrap and t-test (Holm over the three metrics) for each `(system A, system B)` pair"
+    m = ("r1_r", "r2_r", "rL_r") if recall else ("r1_f", "r2_f", "rL_f")
+    rows = [paired_significance(scores[a], scores[b], metrics=m, n_boot=n_boot, seed=seed).assign(a=a, b=b) for a, b in pairs]
+    return pd.concat(rows, ignore_index=True)[["a", "b", "metric", "mean_a", "mean_b", "diff", "p_bootstrap_holm", "p_ttest_holm", "significant"]]
 
 # %% ../nbs/11a_cloze_baselines.ipynb #028cd7af
 BASELINES = ("lead1", "lead200", "oracle1", "bm25", "sumfocus")
@@ -375,6 +390,7 @@ def sumfocus_setting(data_dir,          # a folder written by `build_cloze` / `c
     p = ClozeBaselinesParams(max_words=max_words)
     return search_sumfocus(load_cloze(data_dir, "validation"), sumfocus_grid(p.betas, p.lambda_step), p.sumfocus_metric)[0]
 
+# %% ../nbs/11a_cloze_baselines.ipynb #f1859b1f
 def score_baseline(data_dir,                # a folder written by `build_cloze` / `citesum cloze build`
                    name:str,                # one of `BASELINES`
                    split:str="test",        # the split to score

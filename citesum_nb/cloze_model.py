@@ -73,6 +73,7 @@ def last_words(text:str, n:int)->str:
     "The last `n` whitespace words of `text`"
     return " ".join(text.split()[-n:]) if n > 0 else ""
 
+# %% ../nbs/11b_cloze_model.ipynb #841f7283
 def model_example(x:dict,             # a cloze instance
                   extracted:str,      # the extractive step's text
                   context:str="input",  # input, prefix or none
@@ -136,6 +137,7 @@ def _quiet_transformers():
     try: yield
     finally: hf_logging.set_verbosity(level)
 
+# %% ../nbs/11b_cloze_model.ipynb #ae7aae8f
 def _train(p:ClozeModelParams, pairs:dict, out:Path):
     "Fine-tune the model of `p` on the training pairs; returns (model folder, trainer metrics)"
     model = p.model_name_or_path or make_tiny_model([e[k] for e in pairs["train"] for k in ("src", "tgt")], out/"tiny_model",

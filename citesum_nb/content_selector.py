@@ -92,6 +92,7 @@ def build_vocab(instances:list,  # the training split
         if n >= min_count: vocab[t] = len(vocab)
     return vocab
 
+# %% ../nbs/11c_content_selector.ipynb #a9c7b167
 def _ids(text:str, vocab:dict)->list: return [vocab.get(t, UNK) for t in word_tokens(text)]
 
 def encode_instance(x:dict, vocab:dict, p:ContentSelectorParams,
@@ -176,6 +177,7 @@ def weighted_bce(logits:torch.Tensor, labels:torch.Tensor, mask:torch.Tensor)->t
     loss = nn.functional.binary_cross_entropy_with_logits(logits, labels, reduction="none")
     return (loss * w).sum() / m.sum().clamp(min=1)
 
+# %% ../nbs/11c_content_selector.ipynb #ac9e91aa
 def select_sentences(logits,               # one logit per sentence of one instance
                      words:list,           # words per sentence
                      max_words:int|None,   # None: one sentence; else sentences until this many words
@@ -200,6 +202,7 @@ def load_embeddings(path, vocab:dict, dim:int)->torch.Tensor:
     if not found: raise CitesumError(f"{path}: none of its words is in the vocabulary")
     return w
 
+# %% ../nbs/11c_content_selector.ipynb #f1755525
 @torch.no_grad()
 def predict_selections(model:ContentSelector, encoded:list, max_words:int|None, batch_size:int=32)->list:
     "Selected sentence indices per encoded instance"
@@ -210,6 +213,7 @@ def predict_selections(model:ContentSelector, encoded:list, max_words:int|None, 
         out += [select_sentences(l[:len(e["words"])], e["words"], max_words) for l, e in zip(logits, part)]
     return out
 
+# %% ../nbs/11c_content_selector.ipynb #8d9dacb2
 def extract_texts(instances:list, selections:list, max_words:int|None)->list:
     "The selected sentences joined (cut at `max_words` words for the extractive step)"
     texts = [[document_sentences(x)[j] for j in sel] for x, sel in zip(instances, selections)]
@@ -293,6 +297,7 @@ def two_step_rows(p:ContentSelectorParams, data:dict, cs:dict)->dict:
         out[name] = train_cloze_model(mp, data, extracts, label)
     return out
 
+# %% ../nbs/11c_content_selector.ipynb #909b94a7
 def two_step_table(rows:dict, published:dict)->pd.DataFrame:
     "Tables 6 and 3: ours (seq2seq abstractive step) beside the paper's (Pointer-Generator + coverage); perplexities apart"
     pub = {**published["table6"]["rows"], **published["table3"]["rows"]}

@@ -10,7 +10,7 @@ __all__ = ['WHERE_TO_GET', 'OUTPUT_MARKER', 'CitesumError', 'sample_corpus_dir',
            'claim_file', 'output_file', 'owned_output', 'available_cores', 'cap_workers', 'write_split',
            'write_dataset']
 
-# %% ../nbs/00_core.ipynb #c0f05542
+# %% ../nbs/00_core.ipynb #08c90ef5
 import gzip, json, os, random, shutil, warnings
 from pathlib import Path
 from typing import Iterable
@@ -18,6 +18,9 @@ from typing import Iterable
 import pandas as pd
 try: import orjson
 except ImportError: pass   # optional: the standard library writes the same records
+import math, re, sys, zlib
+from typing import Iterator
+import contextlib, secrets, shutil, time
 
 # %% ../nbs/00_core.ipynb #ecfdad67
 warnings.filterwarnings("ignore", message="IProgress not found", module="tqdm")   # tqdm.auto's text bars in a kernel without ipywidgets
@@ -43,14 +46,11 @@ def published_path(name:str="citesum_tables.yaml",  # file name under citesum_nb
     if not p.exists(): raise CitesumError(f"no published-numbers file {name!r} in {p.parent}")
     return p
 
-# %% ../nbs/00_core.ipynb #0b77861c
+# %% ../nbs/00_core.ipynb #b8c1a17e
 def _in_ci()->bool: return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 def _testing()->bool: return bool(os.environ.get("IN_TEST") or os.environ.get("PYTEST_CURRENT_TEST"))   # nbdev-test / pytest
 
-WHERE_TO_GET = {"scitldr": "the Hugging Face Hub (allenai/scitldr, config Abstract) or github.com/allenai/scitldr (SciTLDR-A)",
-                "clscisumm": "github.com/WING-NUS/scisumm-corpus (converted to the S2ORC layout)",
-                "s2orc": "github.com/allenai/s2orc"}
-
+# %% ../nbs/00_core.ipynb #166c8863
 def shared_data(name:str,  # sub-folder of the shared data folder, e.g. "scitldr"
                 start:Path|None=None,  # where to start looking upwards (default: cwd)
                 required:bool|None=None,  # raise when absent; default: only when a test runs under CI
@@ -67,13 +67,18 @@ def shared_data(name:str,  # sub-folder of the shared data folder, e.g. "scitldr
         raise CitesumError(f"shared data folder '{name}' not found (looked for shared/data/{name} above {here}); tests need it under CI")
     return None
 
+# %% ../nbs/00_core.ipynb #9041e834
+WHERE_TO_GET = {"scitldr": "the Hugging Face Hub (allenai/scitldr, config Abstract) or github.com/allenai/scitldr (SciTLDR-A)",
+                "clscisumm": "github.com/WING-NUS/scisumm-corpus (converted to the S2ORC layout)",
+                "s2orc": "github.com/allenai/s2orc"}
+
 def skip_note(name:str,  # the shared data folder that is missing, e.g. "scitldr"
               what:str,  # what is skipped, e.g. "the SciTLDR rows of Table 3"
              )->str:
     "The one line a notebook prints when it skips a step for want of shared data"
     return f"skipped {what}: no shared/data/{name} here (get it from {WHERE_TO_GET.get(name, 'its publisher')})"
 
-# %% ../nbs/00_core.ipynb #d2d4b543
+# %% ../nbs/00_core.ipynb #6950647d
 def _open(path, mode="rt"):
     path = Path(path)
     return gzip.open(path, mode, encoding="utf-8") if path.suffix == ".gz" else open(path, mode, encoding="utf-8")
@@ -90,6 +95,7 @@ def read_jsonl(path)->list:
             except json.JSONDecodeError as e: raise CitesumError(f"{path}:{i}: not valid JSON ({e.msg})") from None
     return out
 
+# %% ../nbs/00_core.ipynb #c828992c
 def _json_line(r)->bytes:
     "One record as a UTF-8 JSON line (orjson when it can, the standard library for what orjson refuses)"
     try: return orjson.dumps(r, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_APPEND_NEWLINE)
@@ -102,6 +108,7 @@ def write_jsonl(records:Iterable, path)->Path:
         for r in records: f.write(_json_line(r))
     return path
 
+# %% ../nbs/00_core.ipynb #2eac915d
 def ensure_dir(path)->Path:
     "Create `path` (and parents) if needed and return it"
     path = Path(path); path.mkdir(parents=True, exist_ok=True); return path
@@ -129,10 +136,7 @@ def seed_everything(seed:int)->None:
         torch.manual_seed(seed)
     except ImportError: pass
 
-# %% ../nbs/00_core.ipynb #d96ab57a
-import math, re, sys, zlib
-from typing import Iterator
-
+# %% ../nbs/00_core.ipynb #1a268330
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~$])")
 _MD_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
@@ -140,7 +144,7 @@ def md_escape(x)->str:
     "`x` (any value) as literal one-line Markdown text for a table cell or a sentence: line breaks become spaces, syntax is escaped"
     return _MD_SPECIAL.sub(r"\\\1", _MD_BREAKS.sub(" ", str(x)))
 
-# %% ../nbs/00_core.ipynb #f7c25fb0
+# %% ../nbs/00_core.ipynb #5e28eaf9
 def _backticks(s:str)->int: return max([0, *(len(m) for m in re.findall(r"`+", s))])
 
 def fenced(body:str,     # the code, already quoted for its language
@@ -150,6 +154,7 @@ def fenced(body:str,     # the code, already quoted for its language
     f = "`" * max(3, _backticks(body) + 1)
     return f"{f}{lang}\n{body}\n{f}"
 
+# %% ../nbs/00_core.ipynb #9189c487
 def code_span(s:str)->str:
     "`s` (one line) as an inline code span delimited by more backticks than any run in it"
     f = "`" * (_backticks(s) + 1)
@@ -168,7 +173,7 @@ def standard_json(obj, **kw)->str:
     "`obj` as standard JSON (RFC 8259): NaN and infinities become null, NumPy values plain numbers; `kw` go to `json.dumps`"
     return json.dumps(_plain(obj), allow_nan=False, **kw)
 
-# %% ../nbs/00_core.ipynb #7ce8d46a
+# %% ../nbs/00_core.ipynb #ce1af6f1
 def decode_text(data:bytes,  # the bytes of a file (or of one line)
                 where,       # what to name in an error: a path, or "path:line"
                )->str:
@@ -178,6 +183,7 @@ def decode_text(data:bytes,  # the bytes of a file (or of one line)
     try: return data.decode("utf-8-sig")
     except UnicodeDecodeError as e: raise CitesumError(f"{where}: binary data (byte {e.start}), not UTF-8 text{hint}") from None
 
+# %% ../nbs/00_core.ipynb #a68d1021
 def read_text_lines(path)->list:
     "The lines of a UTF-8 text file (`-`: standard input), split at \\n only, a \\r before it dropped; a final newline ends the last line"
     if str(path) == "-": data, where = sys.stdin.buffer.read(), "standard input"
@@ -189,6 +195,7 @@ def read_text_lines(path)->list:
     if lines[-1] == "": lines.pop()
     return [l.rstrip("\r") for l in lines]
 
+# %% ../nbs/00_core.ipynb #5be56afe
 def iter_jsonl(path)->Iterator[tuple]:
     "`(line number, record)` of each non-blank line of a JSON Lines file (`.gz` aware); damaged input is a one-line error naming the line"
     path = Path(path)
@@ -201,14 +208,13 @@ def iter_jsonl(path)->Iterator[tuple]:
                 except json.JSONDecodeError as e: raise CitesumError(f"{path}:{i}: not valid JSON ({e.msg})") from None
     except (gzip.BadGzipFile, EOFError, zlib.error) as e: raise CitesumError(f"{path}: damaged gzip data ({e})") from None
 
-# %% ../nbs/00_core.ipynb #4c33f6ba
-import contextlib, secrets, shutil, time
-
-OUTPUT_MARKER = ".citesum-output.json"   # names the command that wrote a folder and what it wrote
-
+# %% ../nbs/00_core.ipynb #52e35434
 def real_path(path)->Path:
     "`path` with `~` expanded and every symbolic link followed (a dangling link: where it points)"
     return Path(os.path.realpath(os.path.expanduser(str(path))))
+
+# %% ../nbs/00_core.ipynb #4c1a344c
+OUTPUT_MARKER = ".citesum-output.json"   # names the command that wrote a folder and what it wrote
 
 def read_marker(folder)->dict|None:
     "The marker of an output folder (`{command, files}`), or None when it has none (or one that is not ours)"
@@ -218,6 +224,7 @@ def read_marker(folder)->dict|None:
     ok = isinstance(m, dict) and isinstance(m.get("command"), str) and (m.get("files") is None or isinstance(m.get("files"), list))
     return m if ok else None
 
+# %% ../nbs/00_core.ipynb #a53f61f7
 def write_marker(folder, command:str, files=None)->Path:
     "Mark `folder` as written by `command`: `files` the names it owns (None: all it holds, for a folder the command keeps adding to)"
     from citesum_nb import __version__
@@ -226,7 +233,7 @@ def write_marker(folder, command:str, files=None)->Path:
                              "written": time.strftime("%Y-%m-%dT%H:%M:%S"), "citesum_nb": __version__}, indent=1) + "\n", encoding="utf-8")
     return f
 
-# %% ../nbs/00_core.ipynb #ab654b93
+# %% ../nbs/00_core.ipynb #4bc91bb1
 def _named(what:str, path)->str: return f"{what} {path}" if what else str(path)
 
 def check_not_input(target,        # the output, resolved
@@ -241,6 +248,7 @@ def check_not_input(target,        # the output, resolved
         if r == t or t in r.parents:
             raise CitesumError(f"{_named(what, target)} {'is' if r == t else 'holds'} the input {i}: the command would destroy what it reads; choose another output")
 
+# %% ../nbs/00_core.ipynb #ccc8b584
 def _listing(names)->str: return ", ".join(sorted(names)[:3]) + (", ..." if len(names) > 3 else "")
 
 def claim_folder(path,               # the output folder the user named
@@ -269,7 +277,7 @@ def claim_folder(path,               # the output folder the user named
     if not (overwrite or reuse): raise CitesumError(f"{_named(what, path)} holds a previous output of {cmd}; pass --overwrite to replace it")
     return target
 
-# %% ../nbs/00_core.ipynb #d272e3a8
+# %% ../nbs/00_core.ipynb #722b6542
 def temp_beside(target:Path,      # the resolved output (a folder or a file)
                 folder:bool=True, # make a folder (else: only choose a file name)
                )->Path:
@@ -282,6 +290,7 @@ def temp_beside(target:Path,      # the resolved output (a folder or a file)
             except FileExistsError: continue
         elif not os.path.lexists(p): return p
 
+# %% ../nbs/00_core.ipynb #02ba71ba
 def place_folder(tmp:Path,            # the finished output, written in `temp_beside(target)`
                  target:Path,         # the claimed folder (`claim_folder`)
                  command:str,         # the command, written into the marker
@@ -299,6 +308,7 @@ def place_folder(tmp:Path,            # the finished output, written in `temp_be
     if old is not None: shutil.rmtree(old, ignore_errors=True)
     return target
 
+# %% ../nbs/00_core.ipynb #05b6522f
 @contextlib.contextmanager
 def output_folder(path, command:str, inputs=(), overwrite:bool=False, declared=(), what:str="--out"):
     "Claim the folder `path`, yield a temporary folder beside it to write into, and put it in place when the block ends without error"
@@ -310,7 +320,7 @@ def output_folder(path, command:str, inputs=(), overwrite:bool=False, declared=(
     except BaseException:   # an error or an interruption: nothing half-written stays, the output is as it was
         shutil.rmtree(tmp, ignore_errors=True); raise
 
-# %% ../nbs/00_core.ipynb #8e95b058
+# %% ../nbs/00_core.ipynb #93f75e8c
 def _special(p:Path)->bool: return p.exists() and not p.is_file() and not p.is_dir()
 
 def claim_file(path,                  # the output file the user named
@@ -326,6 +336,7 @@ def claim_file(path,                  # the output file the user named
     if target.exists() and not overwrite: raise CitesumError(f"{_named(what, path)} exists; pass --overwrite to replace it (nothing was changed)")
     return target
 
+# %% ../nbs/00_core.ipynb #6ead08ef
 @contextlib.contextmanager
 def output_file(path, inputs=(), overwrite:bool=False, what:str="--out"):
     "Claim the file `path` and yield a temporary name beside it (same suffixes) that is renamed to it when the block ends without error"
@@ -349,12 +360,13 @@ def owned_output(path)->str|None:
         if m is not None: return m["command"] if m["files"] is None or p.relative_to(d).parts[0] in m["files"] else None
     return None
 
-# %% ../nbs/00_core.ipynb #16747564
+# %% ../nbs/00_core.ipynb #48eb5b4d
 def available_cores()->int:
     "The cores this process may run on (its CPU affinity where the system tells, else the machine's)"
     try: return len(os.sched_getaffinity(0)) or 1
     except (AttributeError, OSError): return os.cpu_count() or 1
 
+# %% ../nbs/00_core.ipynb #2805dbea
 def cap_workers(n:int,                  # workers asked for (0: one per core)
                 what:str="--workers",   # the option's name, for the warning
                )->int:
@@ -363,7 +375,7 @@ def cap_workers(n:int,                  # workers asked for (0: one per core)
     if n and n > cores: print(f"citesum: warning: {what} {n} is more than the {cores} core(s) available; using {cores}", file=sys.stderr)
     return min(n, cores) if n else cores
 
-# %% ../nbs/00_core.ipynb #a1d0c002
+# %% ../nbs/00_core.ipynb #a585a41b
 def _quiet_datasets():
     "A context in which `datasets` shows no progress bar (the previous setting restored after it)"
     import contextlib
@@ -391,6 +403,7 @@ def write_split(table,                # a `pyarrow.Table` with the features' sch
         ds.save_to_disk(str(out/"hf"/name), num_shards=1)
         if parquet: ds.to_parquet(str(ensure_dir(out/"parquet")/f"{name}.parquet"))
 
+# %% ../nbs/00_core.ipynb #68e928ca
 def write_dataset(splits:dict,         # split name -> records (dicts with the features' keys)
                   out,                 # the dataset folder (created when missing)
                   features,            # the `datasets.Features` of a record

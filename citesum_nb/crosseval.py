@@ -10,7 +10,7 @@ __all__ = ['SYSTEMS', 'DATASET_KEYS', 'SAMPLE_DATASETS', 'PUBLISHED_STIFF_STABLE
            'OracleSystem', 'sentence_features', 'LogRegExtractor', 'Seq2SeqSystem', 'make_system', 'FactCCScorer',
            'load_factuality_scorer', 'cross_dataset_scores', 'score_matrix', 'run_crosseval', 'read_matrix']
 
-# %% ../nbs/12_crosseval.ipynb #11371c28
+# %% ../nbs/12_crosseval.ipynb #a1513793
 import math, re, time
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -33,7 +33,7 @@ from .models import ARCHS, check_model_folder, generate, make_tiny_model
 from .train import train_seq2seq
 from .train_settings import TrainSettings
 
-# %% ../nbs/12_crosseval.ipynb #c2587466
+# %% ../nbs/12_crosseval.ipynb #5e3d6790
 SYSTEMS = ("lead", "oracle", "logreg", "seq2seq")
 DATASET_KEYS = ("name", "path", "source", "target", "split", "paper_key", "fmt", "src_col", "tgt_col", "id_col",
                 "min_length", "max_length", "extract_sentences")
@@ -55,7 +55,7 @@ def check_dataset_spec(spec:dict,  # one dataset mapping of the `datasets` param
             raise CitesumError(f"dataset {s['name']}: {k} must be a positive integer, got {s[k]!r}")
     return s
 
-# %% ../nbs/12_crosseval.ipynb #b36ca333
+# %% ../nbs/12_crosseval.ipynb #b395ffd8
 @dataclass
 class CrossEvalParams(TrainSettings):
     "Parameters of the cross-dataset evaluation notebook; the seq2seq system trains with `TrainSettings`"
@@ -106,12 +106,12 @@ class CrossEvalParams(TrainSettings):
         for k in ("extract_sentences", "min_length"): self.require(k, getattr(self, k) >= 1, "must be >= 1")
         self.require("overlap_threshold", 0 < self.overlap_threshold <= 1, "a cosine similarity in (0, 1]")
 
-# %% ../nbs/12_crosseval.ipynb #4c40f2cd
+# %% ../nbs/12_crosseval.ipynb #92bb381f
 def compare_pairs(p:CrossEvalParams)->list:
     "The system pairs A/B to draw: `p.compare`, or every pair of the systems evaluated when it is empty"
     return p.compare or [f"{a}/{b}" for a, b in combinations(p.systems, 2)]
 
-# %% ../nbs/12_crosseval.ipynb #df4c402a
+# %% ../nbs/12_crosseval.ipynb #06ef738c
 def as_matrix(U,                  # N×N scores: a DataFrame (rows: train, columns: test), an array or nested lists
               names:list|None=None,  # dataset names when U is not a DataFrame
              )->pd.DataFrame:
@@ -131,6 +131,7 @@ def as_matrix(U,                  # N×N scores: a DataFrame (rows: train, colum
     U.index.name, U.columns.name = "train", "test"
     return U
 
+# %% ../nbs/12_crosseval.ipynb #a6491b45
 def normalized_matrix(U,                 # a cross-dataset matrix
                       strict:bool=True,  # raise when a diagonal cell is 0; else those columns are NaN
                      )->pd.DataFrame:
@@ -140,6 +141,7 @@ def normalized_matrix(U,                 # a cross-dataset matrix
         raise CitesumError(f"in-dataset score U_jj is 0 for {', '.join(U.columns[d == 0])}: Û and stableness are undefined")
     return U / np.where(d == 0, np.nan, d)
 
+# %% ../nbs/12_crosseval.ipynb #f89cb160
 def stiffness(U)->float:
     "r^μ: the mean of all N² cells"
     return float(as_matrix(U).to_numpy().mean())
@@ -148,9 +150,7 @@ def stableness(U)->float:
     "r^σ: the mean of Û over all N² cells, × 100"
     return float(normalized_matrix(U).to_numpy().mean() * 100)
 
-# %% ../nbs/12_crosseval.ipynb #d2ebb1c7
-def _with_avg(D:pd.DataFrame)->pd.DataFrame: return D.assign(avg=D.mean(axis=1))
-
+# %% ../nbs/12_crosseval.ipynb #d7b2978f
 def _wilcoxon(a:np.ndarray, b:np.ndarray)->float:
     "Two-sided Wilcoxon signed-rank p over the cells defined in both (1 when all differences are 0, NaN when none)"
     from scipy.stats import wilcoxon
@@ -159,6 +159,9 @@ def _wilcoxon(a:np.ndarray, b:np.ndarray)->float:
     if not len(x): return math.nan
     if np.allclose(x - y, 0): return 1.0
     return float(wilcoxon(x, y).pvalue)
+
+# %% ../nbs/12_crosseval.ipynb #043191df
+def _with_avg(D:pd.DataFrame)->pd.DataFrame: return D.assign(avg=D.mean(axis=1))
 
 def compare_systems(U_a,  # matrix of system A
                     U_b,  # matrix of system B (same datasets)
@@ -172,7 +175,7 @@ def compare_systems(U_a,  # matrix of system A
             "stiffness_diff": stiffness(A) - stiffness(B), "stableness_diff": float((Ah - Bh).to_numpy().mean() * 100),
             "p_wilcoxon_u": _wilcoxon(A.to_numpy(), B.to_numpy()), "p_wilcoxon_u_hat": _wilcoxon(Ah.to_numpy(), Bh.to_numpy())}
 
-# %% ../nbs/12_crosseval.ipynb #7ccc6537
+# %% ../nbs/12_crosseval.ipynb #5159fd77
 def _heatmap(ax, M, title:str, **kw):
     "One annotated heat map of a cross-dataset matrix (rows: training dataset, columns: test dataset) in the figure style"
     import seaborn as sns
@@ -181,6 +184,7 @@ def _heatmap(ax, M, title:str, **kw):
     ax.set_title(title); ax.set_xlabel("Test dataset"); ax.set_ylabel("Training dataset")
     ax.tick_params(axis="x", rotation=30); ax.tick_params(axis="y", rotation=0)
 
+# %% ../nbs/12_crosseval.ipynb #ecc9a0d6
 def plot_comparison(cmp:dict,   # from `compare_systems`
                     title:str,  # e.g. "logreg − lead"
                    )->plt.Figure:
@@ -198,11 +202,13 @@ def plot_comparison(cmp:dict,   # from `compare_systems`
         fig.suptitle(title, fontsize=8)
     return fig
 
+# %% ../nbs/12_crosseval.ipynb #fef952c8
 def with_in_domain(U)->pd.DataFrame:
     "U with an `in-domain` column: each training dataset's score on its own test set (U_ii, the diagonal)"
     U = as_matrix(U)
     return U.assign(**{"in-domain": np.diag(U.to_numpy())})
 
+# %% ../nbs/12_crosseval.ipynb #77a789c5
 def plot_matrix(U,          # a cross-dataset matrix
                 title:str,  # e.g. "logreg, ROUGE-1 F"
                )->plt.Figure:
@@ -218,7 +224,7 @@ def plot_matrix(U,          # a cross-dataset matrix
         fig.suptitle(f"{title}: stiffness {stiffness(U):.1f}, stableness {stab:.1f} %", fontsize=8)
     return fig
 
-# %% ../nbs/12_crosseval.ipynb #de7047ed
+# %% ../nbs/12_crosseval.ipynb #dd50a324
 def in_domain_table(mats:dict,  # (system, metric) -> matrix (`run_crosseval`'s "matrices")
                     metrics=("rouge1", "rouge2", "rougeL"),
                    )->pd.DataFrame:
@@ -229,7 +235,7 @@ def in_domain_table(mats:dict,  # (system, metric) -> matrix (`run_crosseval`'s 
     out = pd.DataFrame(cols, index=pd.Index(systems, name="system"))
     return out[sorted(out.columns, key=lambda c: (list(mats[(systems[0], metrics[0])].index).index(c[0]), metrics.index(c[1])))]
 
-# %% ../nbs/12_crosseval.ipynb #4661041d
+# %% ../nbs/12_crosseval.ipynb #7021965b
 PUBLISHED_STIFF_STABLE = pd.DataFrame(
     [("LSTM_non", "extractive", 28.6, 87.1), ("Trans_non", "extractive", 28.0, 99.2), ("Trans_auto", "extractive", 28.6, 88.8),
      ("BERT_non", "extractive", 28.9, 89.1), ("BERT_match", "extractive", 32.3, 92.2), ("L2L", "abstractive", 17.9, 66.9),
@@ -260,7 +266,7 @@ def plot_scalars(table:pd.DataFrame,  # columns system, kind (extractive/abstrac
         if title: fig.suptitle(title, fontsize=8)
     return fig
 
-# %% ../nbs/12_crosseval.ipynb #d2bf9a30
+# %% ../nbs/12_crosseval.ipynb #52492f3a
 _SENT_TAGS = re.compile(r"\s*</?S>\s*")
 
 def _untag(text:str)->str:
@@ -292,7 +298,7 @@ def _records(spec:dict, split:str|None, sample_dir)->list:
         out.append(rec)
     return out
 
-# %% ../nbs/12_crosseval.ipynb #d3c7cce0
+# %% ../nbs/12_crosseval.ipynb #2751dd0f
 def _as_dataset(recs:list):
     import datasets
     return datasets.Dataset.from_list(recs) if recs else None
@@ -319,6 +325,7 @@ def load_crosseval_data(specs:list,        # dataset specs (checked with `check_
         out[s["name"]] = {**parts, "spec": s}
     return out
 
+# %% ../nbs/12_crosseval.ipynb #f1506459
 def paper_leaks(data:dict)->pd.DataFrame:
     "Papers of each test split that are in each training split (rows: train, columns: test)"
     names = list(data)
@@ -327,7 +334,7 @@ def paper_leaks(data:dict)->pd.DataFrame:
     D.index.name, D.columns.name = "train", "test"
     return D
 
-# %% ../nbs/12_crosseval.ipynb #42925925
+# %% ../nbs/12_crosseval.ipynb #cba99911
 CDEVALSUMM_DATASETS = [
     {"name": "CNN/DM", "path": "abisee/cnn_dailymail:3.0.0", "src_col": "article", "tgt_col": "highlights", "id_col": "id", "extract_sentences": 3},
     {"name": "XSum", "path": "EdinburghNLP/xsum", "src_col": "document", "tgt_col": "summary", "id_col": "id"},
@@ -336,7 +343,7 @@ CDEVALSUMM_DATASETS = [
     {"name": "Reddit TIFU", "path": "ctr4si/reddit_tifu:long", "src_col": "documents", "tgt_col": "tldr"},
 ]   # CDEvalSumm's datasets (Chen et al. 2020, §3.2), as dataset specs
 
-# %% ../nbs/12_crosseval.ipynb #94f34358
+# %% ../nbs/12_crosseval.ipynb #56552007
 def overlap_table(data:dict,             # from `load_crosseval_data`
                   threshold:float=0.9,   # cosine similarity from which a pair is a near-duplicate
                  )->pd.DataFrame:        # % of each test set (columns) covered by each training set (rows)
@@ -348,7 +355,7 @@ def overlap_table(data:dict,             # from `load_crosseval_data`
     D.index.name, D.columns.name = "train", "test"
     return D
 
-# %% ../nbs/12_crosseval.ipynb #4b12b319
+# %% ../nbs/12_crosseval.ipynb #1232e0c2
 def greedy_oracle(sents:list,  # source sentences
                   refs:list,   # reference summaries (the first is used)
                   k:int=1,     # most sentences to select
@@ -367,6 +374,7 @@ def greedy_oracle(sents:list,  # source sentences
         chosen.append(i); best = v
     return sorted(chosen) or [0]
 
+# %% ../nbs/12_crosseval.ipynb #50f157e7
 def _k(spec:dict, default:int)->int: return int(spec.get("extract_sentences", default))
 
 class LeadSystem:
@@ -376,13 +384,14 @@ class LeadSystem:
     def fit(self, train, work_dir=None): return self
     def predict(self, test, spec:dict)->list: return [" ".join(s[:_k(spec, self.k)]) for s in source_sentences(test)]
 
+# %% ../nbs/12_crosseval.ipynb #64d86050
 class OracleSystem(LeadSystem):
     "ORACLE-k: the greedy oracle extract against the first reference (training-free, an upper bound)"
     name = "oracle"
     def predict(self, test, spec:dict)->list:
         return [" ".join(s[i] for i in greedy_oracle(s, refs, _k(spec, self.k))) for s, refs in zip(source_sentences(test), test["tgt"])]
 
-# %% ../nbs/12_crosseval.ipynb #f0f3c6a1
+# %% ../nbs/12_crosseval.ipynb #4c84a672
 _WORD = re.compile(r"\w+")
 
 def sentence_features(sents:list,  # the source sentences of one document
@@ -399,6 +408,7 @@ def sentence_features(sents:list,  # the source sentences of one document
                      float(bool(HEURISTIC_RE.search(s))), float(any(c.isdigit() for c in s)), math.log1p(n)])
     return np.asarray(rows, dtype=float).reshape(-1, 9)
 
+# %% ../nbs/12_crosseval.ipynb #d780b183
 class LogRegExtractor:
     "Logistic regression on sentence features, fitted to greedy-oracle labels of one training set"
     name, kind = "logreg", "extractive"
@@ -425,7 +435,7 @@ class LogRegExtractor:
             out.append(" ".join(s[i] for i in top))
         return out
 
-# %% ../nbs/12_crosseval.ipynb #8b58adc4
+# %% ../nbs/12_crosseval.ipynb #d73461a1
 class Seq2SeqSystem:
     "A seq2seq model fine-tuned on one training set (a checkpoint, or a tiny random model when none is given)"
     name, kind = "seq2seq", "abstractive"
@@ -445,6 +455,7 @@ class Seq2SeqSystem:
                         min_length=int(spec.get("min_length", p.min_length)), max_length=int(spec.get("max_length", p.max_length)),
                         max_source_length=p.max_source_length)
 
+# %% ../nbs/12_crosseval.ipynb #7798b811
 def make_system(name:str, p:CrossEvalParams):
     "The system called `name` configured by the parameters"
     if name == "lead": return LeadSystem(p.extract_sentences)
@@ -453,7 +464,7 @@ def make_system(name:str, p:CrossEvalParams):
     if name == "seq2seq": return Seq2SeqSystem(p)
     raise CitesumError(f"unknown system {name!r}; valid: {', '.join(SYSTEMS)}")
 
-# %% ../nbs/12_crosseval.ipynb #d417fa54
+# %% ../nbs/12_crosseval.ipynb #9defba50
 class FactCCScorer:
     "FactCC-style consistency: the share of summary sentences a sequence classifier labels CORRECT given the source"
     def __init__(self, model_name_or_path:str, batch_size:int=16, max_length:int=512, device=None):
@@ -485,7 +496,9 @@ def load_factuality_scorer(name_or_path:str,  # FactCC checkpoint (folder or Hub
     try: return FactCCScorer(name_or_path), f"factuality: FactCC from {name_or_path}"
     except Exception as e: return None, f"factuality: off ({name_or_path} not available: {type(e).__name__})"
 
-# %% ../nbs/12_crosseval.ipynb #06cd19f8
+# %% ../nbs/12_crosseval.ipynb #4a8e6a27
+def _slug(name:str)->str: return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
+
 def cross_dataset_scores(system,          # an unfitted system (`make_system`)
                          data:dict,       # from `load_crosseval_data`
                          work_dir,        # models and predictions go here
@@ -505,9 +518,8 @@ def cross_dataset_scores(system,          # an unfitted system (`make_system`)
             rows.append(df)
     return pd.concat(rows, ignore_index=True)
 
+# %% ../nbs/12_crosseval.ipynb #48e56d91
 _METRIC_COLUMNS = {"rouge1": "r1_f", "rouge2": "r2_f", "rougeL": "rL_f", "rougeLsum": "rLsum_f", "factuality": "factuality"}
-
-def _slug(name:str)->str: return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 def score_matrix(scores:pd.DataFrame,  # from `cross_dataset_scores`
                  metric:str="rouge1",  # rouge1 | rouge2 | rougeL | rougeLsum | factuality
@@ -518,10 +530,7 @@ def score_matrix(scores:pd.DataFrame,  # from `cross_dataset_scores`
     names = list(dict.fromkeys(scores["train"]))
     return as_matrix(scores.pivot_table(index="train", columns="test", values=col, aggfunc="mean").loc[names, names])
 
-# %% ../nbs/12_crosseval.ipynb #1dc4d261
-def _save_matrix(U:pd.DataFrame, out_dir, name:str):
-    return save_table(U.reset_index().rename(columns={"train": "train \\ test"}), out_dir, name)
-
+# %% ../nbs/12_crosseval.ipynb #be17c372
 def _scalars(mats:dict, kinds:dict)->pd.DataFrame:
     rows = [{"system": s, "kind": kinds[s], "metric": m, "stiffness": stiffness(U),
              "stableness": stableness(U) if (np.diag(U.to_numpy()) != 0).all() else math.nan} for (s, m), U in mats.items()]
@@ -534,6 +543,10 @@ def _comparisons(mats:dict, systems:list, metric:str)->pd.DataFrame:
         rows.append({"A": a, "B": b, "metric": metric, "stiffness A-B": c["stiffness_diff"], "p (U)": c["p_wilcoxon_u"],
                      "stableness A-B": c["stableness_diff"], "p (Û)": c["p_wilcoxon_u_hat"]})
     return pd.DataFrame(rows)
+
+# %% ../nbs/12_crosseval.ipynb #11d74d44
+def _save_matrix(U:pd.DataFrame, out_dir, name:str):
+    return save_table(U.reset_index().rename(columns={"train": "train \\ test"}), out_dir, name)
 
 def run_crosseval(p:CrossEvalParams,  # checked parameters
                   progress:bool=True,  # print one line per system
@@ -567,7 +580,7 @@ def run_crosseval(p:CrossEvalParams,  # checked parameters
     for k in ("overlap", "paper_leaks"): _save_matrix(res[k], out, f"12_{k}")
     return res
 
-# %% ../nbs/12_crosseval.ipynb #7251290d
+# %% ../nbs/12_crosseval.ipynb #b8e1752e
 def read_matrix(path)->pd.DataFrame:
     "A cross-dataset matrix from a CSV file (header row = test datasets, first column = training datasets), scores from 0 to 100"
     path = Path(path)
@@ -580,4 +593,5 @@ def read_matrix(path)->pd.DataFrame:
     if bad: raise CitesumError(f"{path}: cell ({bad[0][0]}, {bad[0][1]}) is {bad[0][2]}: every score must be a number from 0 to 100"
                                + (f" ({len(bad)} cells are not)" if len(bad) > 1 else ""))
     return as_matrix(df)
+
 

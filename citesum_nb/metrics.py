@@ -58,17 +58,19 @@ def normalize_space(text)->str:
     "`text` with every run of whitespace (newlines included) made one space, stripped"
     return " ".join(str(text).split())
 
-# %% ../nbs/00b_metrics.ipynb #e49d8c68
+# %% ../nbs/00b_metrics.ipynb #597a48a7
 def ngrams(tokens:list,  # tokens of one text
            n:int,        # n-gram size
           )->Counter:    # n-gram (a tuple of tokens) -> count
     "Counts of the n-grams of `tokens`"
     return Counter(tuple(tokens[i:i+n]) for i in range(len(tokens) - n + 1))
 
+# %% ../nbs/00b_metrics.ipynb #41a3aca5
 def ngram_overlap(target:Counter, prediction:Counter)->int:
     "Shared n-grams of two `ngrams` counts, each counted as often as it occurs in both"
     return sum(min(k, prediction[g]) for g, k in target.items())
 
+# %% ../nbs/00b_metrics.ipynb #f6aab7b9
 def ngram_score(target:Counter,      # n-grams of the reference (`ngrams`)
                 prediction:Counter,  # n-grams of the candidate
                )->scoring.Score:     # precision, recall, fmeasure in [0, 1]
@@ -77,7 +79,7 @@ def ngram_score(target:Counter,      # n-grams of the reference (`ngrams`)
     p, r = hit / max(sum(prediction.values()), 1), hit / max(sum(target.values()), 1)
     return scoring.Score(precision=p, recall=r, fmeasure=scoring.fmeasure(p, r))
 
-# %% ../nbs/00b_metrics.ipynb #134fb648
+# %% ../nbs/00b_metrics.ipynb #e436abe5
 def lcs_length(a:list,  # tokens
                b:list,  # tokens
               )->int:
@@ -95,6 +97,7 @@ def lcs_length(a:list,  # tokens
             v = ((v + u) | (v - u)) & full
     return len(a) - v.bit_count()
 
+# %% ../nbs/00b_metrics.ipynb #5fefa723
 def lcs_score(target:list,      # reference tokens
               prediction:list,  # candidate tokens
              )->scoring.Score:  # precision, recall, fmeasure in [0, 1]
@@ -104,13 +107,14 @@ def lcs_score(target:list,      # reference tokens
     p, r = n / len(prediction), n / len(target)
     return scoring.Score(precision=p, recall=r, fmeasure=scoring.fmeasure(p, r))
 
-# %% ../nbs/00b_metrics.ipynb #e6a484ba
+# %% ../nbs/00b_metrics.ipynb #f5773c05
 _REF = re.compile(r"(?<![A-Z])REF(?![A-Z])")
 
 def remove_ref(sentence:str)->str:
     "`sentence` with every REF placeholder replaced by a space (REF, REF., REF's, inREF; not the REF of PREFIX)"
     return _REF.sub(" ", sentence)
 
+# %% ../nbs/00b_metrics.ipynb #182755ee
 class RecallScorer:
     "ROUGE-1/2/L recall (x100) of sentences against abstracts, equal to rouge-score's, with each abstract tokenised once"
     def __init__(self, use_stemmer:bool=True,  # Porter stemming, as in rouge-score
@@ -132,6 +136,7 @@ class RecallScorer:
         rl = lcs_length(t, a) / len(t) if t and a else 0.0
         return {"r1": 100*r1, "r2": 100*r2, "rl": 100*rl}
 
+# %% ../nbs/00b_metrics.ipynb #436b49ab
 def rouge_recall(sentence:str,  # the citation sentence (REF is ignored)
                  abstract:str,  # the cited paper's abstract
                  scorer=None,   # a `RecallScorer`; one with stemming when None
@@ -139,7 +144,7 @@ def rouge_recall(sentence:str,  # the citation sentence (REF is ignored)
     "ROUGE-1/2/L recall (x100) of `sentence` against `abstract`"
     return (scorer or RecallScorer(True))(sentence, abstract)
 
-# %% ../nbs/00b_metrics.ipynb #7125f59f
+# %% ../nbs/00b_metrics.ipynb #b893b244
 ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 _SHORT = {"rouge1": "r1", "rouge2": "r2", "rougeL": "rL", "rougeLsum": "rLsum"}
 
@@ -159,12 +164,13 @@ class FastScorer:
             self._lsum = rouge_scorer.RougeScorer(["rougeLsum"], tokenizer=self.tokenizer)
         return self._lsum.score(target, prediction)["rougeLsum"]
 
+# %% ../nbs/00b_metrics.ipynb #50afe2d4
 @functools.lru_cache(maxsize=2)
 def shared_scorer(use_stemmer:bool=True)->FastScorer:
     "The process's `FastScorer` for a stemming setting (its token caches stay warm across calls and worker chunks)"
     return FastScorer(use_stemmer)
 
-# %% ../nbs/00b_metrics.ipynb #a59106b1
+# %% ../nbs/00b_metrics.ipynb #337e9895
 def _as_ref_lists(references, n:int)->list:
     if len(references) != n: raise CitesumError(f"{n} predictions but {len(references)} references")
     out = []
@@ -174,6 +180,7 @@ def _as_ref_lists(references, n:int)->list:
         out.append(refs)
     return out
 
+# %% ../nbs/00b_metrics.ipynb #6fe43936
 def _lines(text:str)->str: return "\n".join(normalize_space(x) for x in str(text).split("\n")).strip()
 
 def _score_rows(preds:list, refs:list, multi_ref:str, use_stemmer:bool)->tuple:
@@ -193,6 +200,7 @@ def _score_rows(preds:list, refs:list, multi_ref:str, use_stemmer:bool)->tuple:
         else: out[i] = per_ref[0]
     return out, best
 
+# %% ../nbs/00b_metrics.ipynb #d72c2695
 def _score_chunk(args): return _score_rows(*args)
 
 def _score_parallel(preds:list, refs:list, multi_ref:str, use_stemmer:bool, workers:int, chunk_size:int)->tuple:
@@ -205,7 +213,7 @@ def _score_parallel(preds:list, refs:list, multi_ref:str, use_stemmer:bool, work
         parts = Parallel(n_jobs=workers)(delayed(_score_chunk)(t) for t in tasks)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
-# %% ../nbs/00b_metrics.ipynb #3257b165
+# %% ../nbs/00b_metrics.ipynb #9442875d
 def per_example_rouge(predictions:list,  # one predicted summary per example
                       references:list,   # per example: a reference string or a list of references
                       *, multi_ref:str="max",  # max | mean | first (SciTLDR semantics, see above)
@@ -226,6 +234,7 @@ def per_example_rouge(predictions:list,  # one predicted summary per example
     df = pd.DataFrame(cols); df["ref_index"] = best
     return df
 
+# %% ../nbs/00b_metrics.ipynb #5705d9cb
 def corpus_rouge(per_example:pd.DataFrame,  # from `per_example_rouge`
                 )->dict:
     "Corpus ROUGE: keys rouge1, rouge2, rougeL, rougeLsum (mean F × 100), their _p/_r, and n"
@@ -236,6 +245,7 @@ def corpus_rouge(per_example:pd.DataFrame,  # from `per_example_rouge`
     out["n"] = len(df)
     return out
 
+# %% ../nbs/00b_metrics.ipynb #38bfcb59
 def rouge_scores(predictions:list,  # one predicted summary per example
                  references:list,   # per example: a reference string or a list of references
                  *, multi_ref:str="max", use_stemmer:bool=True, n_jobs:int=1,

@@ -22,7 +22,7 @@ import yaml
 
 from .core import CitesumError
 
-# %% ../nbs/00a_params.ipynb #bb519486
+# %% ../nbs/00a_params.ipynb #eedb0274
 def _strip(anno)->tuple:
     "`(type, metadata)` of an `Annotated[type, ...]`; `(anno, ())` for any other annotation"
     return (get_args(anno)[0], anno.__metadata__) if get_origin(anno) is Annotated else (anno, ())
@@ -41,12 +41,14 @@ def _metadata(anno)->tuple:
     if meta or get_origin(base) not in (typing.Union, types.UnionType): return meta
     return next((_strip(a)[1] for a in get_args(base) if _strip(a)[1]), ())
 
+# %% ../nbs/00a_params.ipynb #4cfd17cc
 @dataclass(frozen=True)
 class Check:
     "`Annotated` metadata of a type whose values a function accepts or refuses: `Annotated[str, Check(fn, 'what it accepts')]`"
     fn: typing.Callable  # value -> the value; raises `CitesumError` with a one-line message that names the value
     what: str            # how the accepted values read in messages and help
 
+# %% ../nbs/00a_params.ipynb #e6e4a5fe
 _TYPE_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "text", dict: "a mapping"}
 
 def type_name(anno)->str:
@@ -62,7 +64,7 @@ def type_name(anno)->str:
     else: s = _TYPE_NAMES.get(inner, getattr(inner, "__name__", str(inner)))
     return s + (" or null" if opt else "")
 
-# %% ../nbs/00a_params.ipynb #4095d804
+# %% ../nbs/00a_params.ipynb #6adcb42a
 def _kind(x)->str:
     "What a YAML value is, for messages"
     if isinstance(x, float) and not math.isfinite(x): return "not finite"
@@ -77,6 +79,7 @@ def _scalar_ok(value, t)->bool:
     if t in (str, dict): return isinstance(value, t)
     return True   # an annotation we do not check (Any, a class)
 
+# %% ../nbs/00a_params.ipynb #7f080e89
 def check_value(value,      # the value given (from YAML, papermill, or `value_from_text`)
                 anno,       # the parameter's type annotation
                 name:str,   # the parameter's name, for the message
@@ -99,9 +102,7 @@ def check_value(value,      # the value given (from YAML, papermill, or `value_f
         if isinstance(m, Check): value = m.fn(value)
     return value
 
-# %% ../nbs/00a_params.ipynb #ef059ab9
-_TRUE, _FALSE = ("true", "yes", "1", "on"), ("false", "no", "0", "off")
-
+# %% ../nbs/00a_params.ipynb #1cf20347
 class _NoAliases(yaml.SafeLoader):
     "PyYAML's safe loader that refuses aliases (`*name`) where it meets the first (an alias bomb costs nothing) and a key given twice"
     def compose_node(self, parent, index):
@@ -127,6 +128,9 @@ def load_yaml(text:str,   # YAML text: a params file, or a value given on the co
     except yaml.YAMLError as e: raise CitesumError(f"{where}: not valid YAML ({str(e).splitlines()[0]})") from None
     except CitesumError as e: raise CitesumError(f"{where}: {e}") from None
 
+# %% ../nbs/00a_params.ipynb #06174b95
+_TRUE, _FALSE = ("true", "yes", "1", "on"), ("false", "no", "0", "off")
+
 def value_from_text(text:str,   # one command-line value
                     anno,       # the parameter's type annotation
                     name:str,   # the parameter's name (or option), for the message
@@ -147,7 +151,7 @@ def value_from_text(text:str,   # one command-line value
     if get_origin(inner) is list or inner is dict: return check_value(load_yaml(t, name), anno, name)
     return check_value(text, anno, name)
 
-# %% ../nbs/00a_params.ipynb #4e8ade4e
+# %% ../nbs/00a_params.ipynb #bdb14bc9
 _FIELD_LINE = re.compile(r"^\s+(\w+)\s*:")
 
 def _class_source(klass)->str:
@@ -179,6 +183,7 @@ def _field_comments(cls)->dict:
             if m: out[m.group(1)] = tok.string.lstrip("#").strip()
     return out
 
+# %% ../nbs/00a_params.ipynb #da235042
 SEED_NAMES, MAX_SEED = ("seed", "seeds"), 2**32 - 1   # NumPy's `np.random.seed` and every library we seed take 0 .. 2**32 - 1
 
 def check_seed(value,             # a seed, or a list of seeds
@@ -190,6 +195,7 @@ def check_seed(value,             # a seed, or a list of seeds
             raise CitesumError(f"{name}={value!r}: a seed is an integer from 0 to {MAX_SEED}")
     return value
 
+# %% ../nbs/00a_params.ipynb #c883390e
 @dataclass
 class StageParams:
     "Base of a stage's parameters: one typed field per parameter, with its default and a help comment (a `seed` or `seeds` lies in 0 .. `MAX_SEED`)"
@@ -255,7 +261,7 @@ def parameters_cell(cls)->str:
     w = max(map(len, lines), default=0)
     return "\n".join(f"{l:<{w}}  # {helps[n]}" if helps[n] else l for l, n in zip(lines, cls.names()))
 
-# %% ../nbs/00a_params.ipynb #ea759418
+# %% ../nbs/00a_params.ipynb #b9dc5872
 def cli_option(name:str)->str:
     "The command-line option of a parameter: `max_steps` -> `--max-steps`"
     return "--" + name.replace("_", "-")
@@ -267,6 +273,7 @@ class _TextValue:
         try: return value_from_text(text, self.anno, self.name)
         except CitesumError as e: raise argparse.ArgumentTypeError(str(e)) from None
 
+# %% ../nbs/00a_params.ipynb #b4e15a67
 def add_cli_options(parser,         # an argparse parser (or argument group)
                     cls,            # the stage's parameter class
                     names=None,     # the parameters to expose (default: all)
@@ -284,6 +291,7 @@ def add_cli_options(parser,         # an argparse parser (or argument group)
         else: parser.add_argument(*opts, type=_TextValue(anno, n), metavar="PATH" if any(isinstance(m, str) for m in _metadata(anno))
                                   else _cell_anno(anno).upper(), **kw)
 
+# %% ../nbs/00a_params.ipynb #85c4de0c
 def parse_set(pairs:list,            # "KEY=VALUE" strings (from repeated --set)
               cls,                   # the stage's parameter class
               where:str="--set",     # for messages
@@ -297,7 +305,7 @@ def parse_set(pairs:list,            # "KEY=VALUE" strings (from repeated --set)
         out[k.strip()] = value_from_text(v, hints[k.strip()], k.strip())
     return out
 
-# %% ../nbs/00a_params.ipynb #21543ca5
+# %% ../nbs/00a_params.ipynb #f8caa74b
 PATH, PATH_OR_NAME = "path", "path or name"
 FilePath = Annotated[str, PATH]            # a file or folder; a relative value is resolved
 PathOrName = Annotated[str, PATH_OR_NAME]  # a file or folder when it exists, else a name (Hub id, "latest", ...)
@@ -315,6 +323,7 @@ def path_kinds(cls)->dict:
         if kind is not None: out[n] = kind
     return out
 
+# %% ../nbs/00a_params.ipynb #d6efbfa9
 _HUB_ID = re.compile(r"[\w.-]+(/[\w.-]+)?(:[\w.-]+)?")  # a Hub id, with a `:config` where a dataset has several
 
 def _can_be_name(v:str)->bool:
@@ -330,6 +339,7 @@ def _resolved(v, kind, base):
     p = Path(base)/v
     return str(p.resolve()) if kind == PATH or p.exists() or not _can_be_name(v) else v
 
+# %% ../nbs/00a_params.ipynb #e1c82fed
 def resolve_paths(values:dict,  # parameter values (only those given)
                   cls,          # the stage's parameter class
                   base,         # the folder relative values are read from
@@ -338,7 +348,7 @@ def resolve_paths(values:dict,  # parameter values (only those given)
     kinds = path_kinds(cls)
     return {k: _resolved(v, kinds[k], base) if k in kinds else v for k, v in values.items()}
 
-# %% ../nbs/00a_params.ipynb #f3a9d89f
+# %% ../nbs/00a_params.ipynb #3ccbd372
 def stage_params(stem:str)->type|None:
     "The loaded `StageParams` class of notebook `stem`, or None"
     todo, seen = [StageParams], []
@@ -346,6 +356,7 @@ def stage_params(stem:str)->type|None:
         c = todo.pop(); seen.append(c); todo += c.__subclasses__()
     return next((c for c in seen if c.notebook == stem and not c.__name__.startswith("_")), None)
 
+# %% ../nbs/00a_params.ipynb #01b5f9ec
 @dataclass
 class ExamplesParams(StageParams):
     "Parameters of a library notebook whose examples need nothing but a scratch folder"
@@ -365,7 +376,7 @@ RawTextsNotebookParams = examples_params("RawTextsNotebookParams", "03a_raw_text
 EngineNotebookParams = examples_params("EngineNotebookParams", "03b_engine")
 DataNotebookParams = examples_params("DataNotebookParams", "03c_data")
 
-# %% ../nbs/00a_params.ipynb #aa3c0c49
+# %% ../nbs/00a_params.ipynb #77e19819
 MAX_PARAMS_BYTES = 2**20   # a params file is a page of settings; the largest we ship is a few kB
 
 def read_yaml(path)->dict:
@@ -378,6 +389,7 @@ def read_yaml(path)->dict:
     if not isinstance(data, dict): raise CitesumError(f"{path}: expected a mapping of names to values at the top level")
     return data
 
+# %% ../nbs/00a_params.ipynb #340dc139
 def project_root(start)->Path|None:
     "The nearest folder at or above `start` that holds both `nbs/` and `params/` (None outside a project)"
     start = Path(start).resolve()
@@ -407,8 +419,7 @@ def rooted_defaults(p:StageParams,  # a notebook's checked parameters
     return {n: str((base/v).resolve()) for n, kind in path_kinds(type(p)).items() if kind == PATH
             and isinstance(v := getattr(p, n), str) and v and v == getattr(d, n) and not Path(v).expanduser().is_absolute()}
 
-# %% ../nbs/00a_params.ipynb #24317353
-TABLE_KEYS = ("description", "notebook", "defaults", "rows", "profiles", "after")
+# %% ../nbs/00a_params.ipynb #c8ad16f3
 _IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}")
 
 def check_identifier(name,     # a row id or step name
@@ -418,6 +429,7 @@ def check_identifier(name,     # a row id or step name
     if isinstance(name, str) and _IDENTIFIER.fullmatch(name): return name
     raise CitesumError(f"{what} {name!r} is not an identifier (ASCII letters, digits and _ . + -, not starting with a dot, at most 128)")
 
+# %% ../nbs/00a_params.ipynb #d0b448ad
 def mapping_of(value,     # a value of a params file that must be a mapping (None: an empty one)
                what:str,  # what it is, for the message
               )->dict:
@@ -429,6 +441,9 @@ def mapping_of(value,     # a value of a params file that must be a mapping (Non
 def is_table(spec:dict)->bool:
     "Whether a params mapping is an experiments table (it has `rows`)"
     return isinstance(spec, dict) and "rows" in spec
+
+# %% ../nbs/00a_params.ipynb #ae76db05
+TABLE_KEYS = ("description", "notebook", "defaults", "rows", "profiles", "after")
 
 def table_rows(spec:dict,          # an experiments table (see above)
                profile:str|None=None,  # a name under `profiles`, or None
@@ -451,7 +466,7 @@ def table_rows(spec:dict,          # an experiments table (see above)
     return [(rid, {**defaults, **mapping_of(row, ""), **prof_defaults, **mapping_of(prof_rows.get(rid), f"{where}: profile {profile}: rows: {rid}")})
             for rid, row in spec["rows"].items() if not rows or rid in rows]
 
-# %% ../nbs/00a_params.ipynb #90b1f6b1
+# %% ../nbs/00a_params.ipynb #4b02d412
 def fill_run_dir(value, run_dir:str):
     "Replace `{run_dir}` in every string of `value` (nested lists and mappings too)"
     if isinstance(value, str): return value.replace("{run_dir}", run_dir)
@@ -465,6 +480,7 @@ def row_values(rid:str, values:dict, cls)->dict:
     out = {"out_dir": f"{{run_dir}}/{rid}"} if "out_dir" in cls.names() else {}
     return {**named, **out, **values}
 
+# %% ../nbs/00a_params.ipynb #2ef5ca2c
 def file_values(path, cls, row:str|None=None, profile:str|None=None)->tuple:
     "`(values, row id)` of a params file for stage `cls`: the file itself, or one row of an experiments table"
     spec = read_yaml(path)
@@ -478,6 +494,7 @@ def file_values(path, cls, row:str|None=None, profile:str|None=None)->tuple:
     rid, values = rows[0]
     return resolve_paths(row_values(rid, values, cls), cls, file_base(path)), rid
 
+# %% ../nbs/00a_params.ipynb #cad82c72
 def given_values(cls, path=None, *, row:str|None=None, profile:str|None=None, sets:list|None=None, options:dict|None=None)->dict:
     "The values a stage run was given: file (or table row), then `--set`, then options, each layer's relative paths read from its own base"
     values, rid = file_values(path, cls, row, profile) if path else ({}, None)
@@ -492,6 +509,7 @@ def command_defaults(cls,                   # the stage's parameter class
     "The defaults of a stage run from the command line: a notebook's relative paths (written for nbs/) land under ./runs/ of the current folder"
     return {**resolve_paths(cls().to_dict(), cls, Path.cwd()/"nbs"), **(defaults or {})}
 
+# %% ../nbs/00a_params.ipynb #85de0614
 def load_params(cls,                  # the stage's parameter class
                 path=None,            # a params file or an experiments table (None: defaults)
                 *, row:str|None=None, profile:str|None=None,  # a row and profile of a table
@@ -519,7 +537,7 @@ def check_inputs(p:StageParams, *names:str):
         if kinds.get(n) == PATH_OR_NAME and not Path(v).is_absolute() and _can_be_name(v): continue   # a name (Hub id, "fixture", ...)
         raise CitesumError(f"{n}={v!r}: no such file or folder")
 
-# %% ../nbs/00a_params.ipynb #ab89d739
+# %% ../nbs/00a_params.ipynb #d27e3403
 class CommandParser(argparse.ArgumentParser):
     "argparse with one-line usage errors (`citesum build: error: ... (see citesum build --help)`, exit status 2), and `-1e9` a value"
     def __init__(self, *args, **kwargs):
@@ -527,6 +545,7 @@ class CommandParser(argparse.ArgumentParser):
         self._negative_number_matcher = re.compile(r"^-\.?\d")   # a value such as -1e9 or -1,2 is not an option (argparse: only -1, -1.5)
     def error(self, message): self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+# %% ../nbs/00a_params.ipynb #3edf165c
 _FILE_OPTIONS = ("--params", "--row", "--profile", "--set")
 
 def _shown_defaults(cls, defaults)->dict:
@@ -557,6 +576,7 @@ def stage_parser(cls,                    # the stage's parameter class
     p.set_defaults(stage_cls=cls, stage_defaults=defaults or {})
     return p
 
+# %% ../nbs/00a_params.ipynb #5ad42310
 def stage_values(a:argparse.Namespace,  # what a `stage_parser` parsed
                 )->tuple:
     "`(parameters, names given)` of a stage command: defaults, file (or row), --set, options, checked by the stage's class"

@@ -7,7 +7,7 @@ __all__ = ['SORT_BATCHES', 'SummarizeParams', 'texts_from_args', 'iter_texts', '
            'inference_dtype', 'model_config', 'load_summarizer', 'TruncationWarning', 'input_limit', 'summarize_iter',
            'summarize']
 
-# %% ../nbs/13_summarize.ipynb #96af4613
+# %% ../nbs/13_summarize.ipynb #13fa0a35
 import itertools, sys, warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +20,7 @@ from . import citations
 from .citations import POST_PROCESS_MODES
 from .models import GENERATION_PRESETS, check_model_folder, generate, generation_preset
 
-# %% ../nbs/13_summarize.ipynb #582da9a7
+# %% ../nbs/13_summarize.ipynb #6c68cc7c
 from .params import FilePath, PathOrName
 
 @dataclass
@@ -45,17 +45,19 @@ class SummarizeParams(StageParams):
         self.require("max_length", self.max_length >= self.min_length, f"must be at least min_length ({self.min_length})")
         self.require("max_source_length", self.max_source_length >= 8, "must be at least 8 tokens")
 
-# %% ../nbs/13_summarize.ipynb #0d491978
+# %% ../nbs/13_summarize.ipynb #5bf8ccd8
 def _checked(pairs:list, where:str)->list:
     for i, t in pairs:
         if not isinstance(t, str): raise CitesumError(f"{where}: text {i} is {type(t).__name__}, not text")
         if not t.strip(): raise CitesumError(f"{where}: text {i} is empty")
     return [(str(i), " ".join(t.split())) for i, t in pairs]
 
+# %% ../nbs/13_summarize.ipynb #f8c54ceb
 def texts_from_args(texts:Sequence)->list:
     "`(id, text)` pairs of abstracts given as command-line arguments (ids 1, 2, ...)"
     return _checked(list(enumerate(texts, 1)), "arguments")
 
+# %% ../nbs/13_summarize.ipynb #5bc0cb51
 def _text_lines(path)->Iterator[tuple]:
     "`(line number, line)` of a UTF-8 text file or standard input (`-`), streamed: split at \\n only, a \\r before it dropped"
     std = str(path) == "-"
@@ -65,6 +67,7 @@ def _text_lines(path)->Iterator[tuple]:
     finally:
         if not std: f.close()
 
+# %% ../nbs/13_summarize.ipynb #b88dc079
 def iter_texts(path,                 # .txt (one abstract per line), .jsonl / .jsonl.gz, or "-" for standard input (lines)
                field:str="src",      # JSONL: the field that holds the abstract
                id_field:str="id",    # JSONL: the field that names it (the line number when absent)
@@ -82,6 +85,7 @@ def iter_texts(path,                 # .txt (one abstract per line), .jsonl / .j
     for n, l in _text_lines(path):   # one line, one abstract: split at \n only
         if l.strip(): yield from _checked([(n, l)], "standard input" if str(path) == "-" else str(p))
 
+# %% ../nbs/13_summarize.ipynb #766b5ec8
 def read_texts(path,                 # .txt (one abstract per line), .jsonl / .jsonl.gz, or "-" for standard input (lines)
                field:str="src",      # JSONL: the field that holds the abstract
                id_field:str="id",    # JSONL: the field that names it (the line number when absent)
@@ -89,7 +93,7 @@ def read_texts(path,                 # .txt (one abstract per line), .jsonl / .j
     "`(id, text)` pairs of a text file, a JSON Lines file or standard input (the list of `iter_texts`)"
     return list(iter_texts(path, field, id_field))
 
-# %% ../nbs/13_summarize.ipynb #d57a11bc
+# %% ../nbs/13_summarize.ipynb #8f7bce86
 def _scan(files:list, wanted:set, found:dict, parse, fmt:str):
     "Fill `found` with the abstracts of wanted ids from `files`, parsing only the lines whose id is wanted"
     log = BadInputLog()
@@ -101,6 +105,7 @@ def _scan(files:list, wanted:set, found:dict, parse, fmt:str):
             if rec and rec["paper_id"] in wanted and rec.get("abstract", "").strip(): found[rec["paper_id"]] = rec["abstract"]
             if wanted <= set(found): return
 
+# %% ../nbs/13_summarize.ipynb #38d1b18b
 def s2orc_abstracts(s2orc_dir,          # an S2ORC folder (2020-07-05 release or Datasets API layout)
                     paper_ids:Sequence,  # the papers to summarize
                     fmt:str="auto",      # "auto", "s2orc-2020" or "s2-api"
@@ -114,7 +119,7 @@ def s2orc_abstracts(s2orc_dir,          # an S2ORC folder (2020-07-05 release or
     if missing: raise CitesumError(f"no abstract for paper(s) {', '.join(missing)} in {s2orc_dir} (not in the corpus, or no abstract)")
     return [(str(i), " ".join(found[str(i)].split())) for i in paper_ids]
 
-# %% ../nbs/13_summarize.ipynb #f12745ef
+# %% ../nbs/13_summarize.ipynb #4ec83e25
 def resolve_device(device:str="auto")->str:
     "The device to run on: `auto` is cuda when a GPU is visible, else cpu; cuda without a GPU is an error"
     import torch
@@ -122,6 +127,7 @@ def resolve_device(device:str="auto")->str:
     if device == "cuda" and not torch.cuda.is_available(): raise CitesumError("--device cuda: no CUDA GPU is visible (use --device cpu)")
     return "cuda" if device == "auto" and torch.cuda.is_available() else ("cpu" if device == "auto" else device)
 
+# %% ../nbs/13_summarize.ipynb #deb20d2a
 def inference_dtype(device:str,                # "cpu" or "cuda"
                     bf16_supported:bool|None=None,  # override the GPU check (tests)
                    ):
@@ -131,9 +137,10 @@ def inference_dtype(device:str,                # "cpu" or "cuda"
     ok = torch.cuda.is_bf16_supported() if bf16_supported is None else bf16_supported
     return torch.bfloat16 if ok else torch.float32
 
-# %% ../nbs/13_summarize.ipynb #681c4739
+# %% ../nbs/13_summarize.ipynb #7d04cbde
 def _looks_like_path(s:str)->bool: return s.startswith((".", "/", "~")) or "\\" in s or s.count("/") > 1
 
+# %% ../nbs/13_summarize.ipynb #1379d6f9
 def _hub_offline()->bool:
     "Offline mode of the Hub libraries (`HF_HUB_OFFLINE`/`TRANSFORMERS_OFFLINE`), for huggingface_hub 0.x and 1.x alike"
     import os
@@ -141,6 +148,7 @@ def _hub_offline()->bool:
     return bool(constants.HF_HUB_OFFLINE) or any(os.environ.get(k, "").lower() in ("1", "true", "yes", "on")
                                                  for k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
 
+# %% ../nbs/13_summarize.ipynb #fe105e33
 def model_config(name_or_path:str):
     "The model's config, checked to be a seq2seq (encoder-decoder) model; one-line errors for what cannot summarize"
     from transformers import AutoConfig
@@ -164,6 +172,7 @@ def model_config(name_or_path:str):
     if p.exists(): check_model_folder(p)   # its weights readable: a damaged folder is one line, not a traceback
     return cfg
 
+# %% ../nbs/13_summarize.ipynb #27da6a1c
 def load_summarizer(name_or_path:str,  # model folder or Hub name
                     device:str="auto",  # auto | cpu | cuda
                    )->tuple:
@@ -176,13 +185,8 @@ def load_summarizer(name_or_path:str,  # model folder or Hub name
     model = AutoModelForSeq2SeqLM.from_pretrained(src).to(device=dev, dtype=inference_dtype(dev)).eval()
     return model, tok, dev
 
-# %% ../nbs/13_summarize.ipynb #717036c3
+# %% ../nbs/13_summarize.ipynb #c89ca304
 class TruncationWarning(UserWarning): "An input was longer than the model reads and was cut"
-
-def input_limit(model, tok, max_source_length:int=1024)->int:
-    "Input tokens the model reads: `max_source_length`, capped by the model's positions and the tokenizer's limit"
-    caps = [max_source_length, getattr(model.config, "max_position_embeddings", None), getattr(tok, "model_max_length", None)]
-    return min(int(c) for c in caps if isinstance(c, int) and 0 < c < 10**8)
 
 def _warn_truncated(ids:list, lengths:list, limit:int):
     long = [(i, n) for i, n in zip(ids, lengths) if n > limit]
@@ -191,7 +195,13 @@ def _warn_truncated(ids:list, lengths:list, limit:int):
         warnings.warn(f"{len(long)} text(s) longer than the model input of {limit} tokens were truncated: {shown}", TruncationWarning, stacklevel=3)
     return [n > limit for n in lengths]
 
-# %% ../nbs/13_summarize.ipynb #63986077
+# %% ../nbs/13_summarize.ipynb #ddb4f3db
+def input_limit(model, tok, max_source_length:int=1024)->int:
+    "Input tokens the model reads: `max_source_length`, capped by the model's positions and the tokenizer's limit"
+    caps = [max_source_length, getattr(model.config, "max_position_embeddings", None), getattr(tok, "model_max_length", None)]
+    return min(int(c) for c in caps if isinstance(c, int) and 0 < c < 10**8)
+
+# %% ../nbs/13_summarize.ipynb #f1733223
 SORT_BATCHES = 64   # batches read, sorted by length and generated at a time: memory follows this, not the input
 
 def summarize_iter(texts:Iterable|str,   # an abstract (str), abstracts, or (id, text) pairs from the readers above; any iterable
@@ -232,6 +242,7 @@ def summarize_iter(texts:Iterable|str,   # an abstract (str), abstracts, or (id,
     finally:
         if bar is not None: bar.close()
 
+# %% ../nbs/13_summarize.ipynb #db2b30ba
 def summarize(texts:Sequence|str,   # an abstract (str), a list of them, or (id, text) pairs from the readers above
               model,                # model folder / Hub name, or `(model, tokenizer, device)` from `load_summarizer`
               **kwargs,             # the settings of `summarize_iter` (prompt, post_process, num_beams, ..., progress)
