@@ -136,10 +136,11 @@ def discipline_distribution(df:pd.DataFrame, # examples (all splits) with `disci
                      omitted=out.loc[~keep, "discipline"].tolist())
     return out[keep].sort_values(["share", "discipline"], ascending=[False, True]).reset_index(drop=True)
 
-# %% ../nbs/04_analysis.ipynb #a4b70b60
+# %% ../nbs/04_analysis.ipynb #1d559018
 PAPER_RC = {"font.size": 7.5, "axes.titlesize": 8, "axes.labelsize": 7.5, "xtick.labelsize": 7,
             "ytick.labelsize": 7, "legend.fontsize": 7, "axes.linewidth": 0.6, "pdf.fonttype": 42,
             "ps.fonttype": 42, "savefig.dpi": 300, "savefig.bbox": "tight"}
+
 COLUMN_WIDTH = 3.3  # inches, one column of a two-column paper
 
 @contextmanager
@@ -151,6 +152,7 @@ def paper_style():
     try: yield
     finally: matplotlib.rcParams.update(old)
 
+# %% ../nbs/04_analysis.ipynb #27f3f60a
 CAPTION_KEYS = {"png": "Description", "pdf": "Subject"}   # the metadata field that holds a figure's caption, per format
 
 def save_figure(fig:plt.Figure, fig_dir:str|Path, name:str,
@@ -164,6 +166,7 @@ def save_figure(fig:plt.Figure, fig_dir:str|Path, name:str,
         fig.savefig(p, dpi=300, bbox_inches="tight", metadata=meta or None)
     return paths
 
+# %% ../nbs/04_analysis.ipynb #c9dfa40c
 def figure_caption(path)->str:
     "The caption `save_figure` stored in a PNG figure; '' when it holds none (or is no PNG, or one PIL will not open: damaged, a decompression bomb)"
     from PIL import Image
@@ -248,7 +251,7 @@ def source_recall(sources:list, # source texts
     rows = [sc(t, s) for s, t in zip(sources, summaries)]   # the summary is the target, the source the prediction
     return pd.DataFrame([[r["r1"], r["r2"], r["rl"]] for r in rows], columns=list(_ROUGE_KEYS))
 
-# %% ../nbs/04_analysis.ipynb #4f25106c
+# %% ../nbs/04_analysis.ipynb #fc0da341
 def reference_groups(ref_index:np.ndarray, # position of each summary in its example's reference list
                      scheme:str="flat", # "flat" (every reference) or "author_peer" (SciTLDR: first = author)
                     )->dict: # group name -> boolean mask over the summaries (empty groups left out)
@@ -259,6 +262,7 @@ def reference_groups(ref_index:np.ndarray, # position of each summary in its exa
     elif scheme != "flat": raise CitesumError(f"unknown reference grouping {scheme!r} (flat, author_peer)")
     return {g: m for g, m in groups.items() if m.any()}
 
+# %% ../nbs/04_analysis.ipynb #13df40be
 def grouping_for(name_or_path)->str:
     "The reference grouping for a dataset: author/peer-review for SciTLDR, flat otherwise"
     return "author_peer" if "scitldr" in str(name_or_path).lower() else "flat"
@@ -391,7 +395,7 @@ def sample_for_rating(df:pd.DataFrame, # examples with id, title, src, tgt
                          "title": s["title"].fillna("") if "title" in s else "", "abstract": s["src"],
                          "citation_sentence": [ts[0] for ts in s["tgt"]], "rating": "", "comment": ""})[SHEET_COLUMNS]
 
-# %% ../nbs/04_analysis.ipynb #85dd5031
+# %% ../nbs/04_analysis.ipynb #2ed48f59
 def _sheet_html(sheet:pd.DataFrame, title:str)->str:
     "A readable HTML page for one rating sheet"
     e = lambda x: html.escape(str(x))   # every id, title and sentence from the corpus
@@ -409,12 +413,14 @@ h3{{margin:.2em 0 .4em}}.id{{font:.75em monospace;color:#999;margin:0}}.abs{{col
 Enter a rating from 1 to 4 in the <code>rating</code> column of the CSV sheet (<code>REF</code> stands for the cited paper).</p>
 <ul class=scale>{scale}</ul>{items}</html>"""
 
+# %% ../nbs/04_analysis.ipynb #8214e941
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 def spreadsheet_safe(value):
     "A cell value that a spreadsheet shows as text: a string starting with = + - @ (or a tab/CR) gets a leading apostrophe"
     return "'" + value if isinstance(value, str) and value.startswith(_FORMULA_START) else value
 
+# %% ../nbs/04_analysis.ipynb #70326ca7
 def write_rating_sheets(sheet:pd.DataFrame, # output of `sample_for_rating`
                         out_dir:str|Path, # folder for the sheets
                         annotators:int=2, # one sheet per annotator

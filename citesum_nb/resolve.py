@@ -5,16 +5,14 @@
 # %% auto #0
 __all__ = ['PAPER_WINDOWS', 'PAPER_REPRESENTATIONS', 'PAPER_PROTOCOL', 'STOP_WORDS', 'TEXT_MODES', 'CONTEXT_COLUMNS', 'AVERAGES',
            'PAPER_FINDINGS', 'VARIANTS', 'Representation', 'parse_representation', 'parse_window',
-           'expand_representations', 'ResolveParams', 'words', 'stems', 'index_terms', 'terms', 'paper_stream',
-           'citation_contexts', 'TermStream', 'passages', 'Vocab', 'prepare_paper', 'inlink_contexts', 'inlink_terms',
-           'candidate_units', 'candidate_scores', 'hit_credit', 'random_credit', 'resolve_document', 'scan_fulltext',
-           'scan_metadata', 'Corpus', 'gather_corpus', 'citance_contexts', 'collection_refs', 'resolve_batch',
-           'test_documents', 'corpus_inlinks', 'resolve_corpus', 'results_table', 'paper_ordering', 'paper_findings',
-           'load_table1', 'beside_paper', 'table1_grid', 'results_by_min_refs', 'plot_accuracy', 'variant_runs',
-           'variant_table', 'window_table']
+           'expand_representations', 'ResolveParams', 'stems', 'index_terms', 'terms', 'citation_contexts',
+           'TermStream', 'passages', 'Vocab', 'prepare_paper', 'inlink_contexts', 'inlink_terms', 'candidate_units',
+           'candidate_scores', 'hit_credit', 'random_credit', 'resolve_document', 'resolve_batch', 'corpus_inlinks',
+           'resolve_corpus', 'results_table', 'paper_ordering', 'paper_findings', 'load_table1', 'beside_paper',
+           'table1_grid', 'results_by_min_refs', 'plot_accuracy', 'variant_runs', 'variant_table', 'window_table']
 
-# %% ../nbs/09_citation_resolution.ipynb #b5e9e49d
-import json, math, re, time
+# %% ../nbs/09_citation_resolution.ipynb #b7c2bfa2
+import math, re, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Literal, NamedTuple
@@ -26,15 +24,16 @@ import scipy.sparse as sp
 import yaml
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfTransformer
 
-from .citations import replace_citation
-from .core import CitesumError, ensure_dir, sample_corpus_dir, save_table, published_path
+from .core import CitesumError, ensure_dir, save_table, published_path
 from .metrics import porter_stem
-from .engine import Engine
+from .engine import Engine, Scheduler
 from .evaluate import paired_bootstrap
-from .params import StageParams, load_yaml
-from .s2orc import BadInputLog, find_shards, iter_fulltext, iter_metadata, read_lines
+from .params import FilePath, StageParams, load_yaml
+from .resolution_corpus import (Corpus, citance_contexts, collection_refs, gather_corpus, paper_stream, scan_fulltext,
+                                         scan_metadata, test_documents, words)
+from .s2orc import BadInputLog
 
-# %% ../nbs/09_citation_resolution.ipynb #0353fff3
+# %% ../nbs/09_citation_resolution.ipynb #323e526f
 class Representation(NamedTuple):
     "A document representation parsed from its name"
     name: str               # canonical name, e.g. "inlink_context20+passage350"
@@ -46,6 +45,7 @@ class Representation(NamedTuple):
     def kind(self)->str: return "mixed" if self.internal and self.inlink_w else "internal" if self.internal else "external"
 
 _REP_PART = re.compile(r"inlink_context(?P<w>\d+)|(?P<internal>full_text|title_abstract)|passage(?P<k>\d+)")
+
 _REP_HELP = ("valid: title_abstract, full_text, passage<k> (k at least 2), inlink_context<w> (w at least 1) "
              "and inlink_context<w>+<internal>, e.g. inlink_context20+passage350")
 
@@ -63,6 +63,7 @@ def parse_representation(name:str)->Representation:
     inner = f"passage{k}" if internal == "passage" else internal
     return Representation("+".join(x for x in (w and f"inlink_context{w}", inner) if x), internal, k, w)
 
+# %% ../nbs/09_citation_resolution.ipynb #6eef17d5
 def parse_window(text:str)->tuple:
     "`(left, right)` word counts of a query window written `LEFT:RIGHT`"
     m = re.fullmatch(r"\s*(\d+)\s*:\s*(\d+)\s*", str(text))
@@ -70,11 +71,9 @@ def parse_window(text:str)->tuple:
         raise CitesumError(f"bad window {text!r}: expected LEFT:RIGHT word counts such as 10:5 (not both 0)")
     return int(m[1]), int(m[2])
 
-# %% ../nbs/09_citation_resolution.ipynb #af3c59d9
-from .params import FilePath
-from .engine import Scheduler
-
+# %% ../nbs/09_citation_resolution.ipynb #56b21e26
 PAPER_WINDOWS = ["5:5", "10:10", "10:5", "20:20", "30:30"]
+
 PAPER_REPRESENTATIONS = ["full_text", "title_abstract", "passage250", "passage350", "passage400", "inlink_context10",
                          "inlink_context20", "inlink_context30", "inlink_context20+full_text", "inlink_context20+title_abstract",
                          "inlink_context20+passage250", "inlink_context10+passage350", "inlink_context20+passage350"]
@@ -122,17 +121,15 @@ class ResolveParams(StageParams):
 
 PAPER_PROTOCOL = {"inlinks_exclude": "test_documents", "text": "sklearn", "average": "contexts"}   # §3-4 of the paper
 
-# %% ../nbs/09_citation_resolution.ipynb #4cb5e981
+# %% ../nbs/09_citation_resolution.ipynb #4a137174
 STOP_WORDS = frozenset(ENGLISH_STOP_WORDS)
-TEXT_MODES = ("sklearn", "stemmed")
-_WORD = re.compile(r"[^\W_]+")
-def words(text:str)->list:
-    "Lower-cased word tokens of `text`: runs of letters or digits"
-    return _WORD.findall(text.lower())
 
 def stems(tokens:list)->list:
     "The Porter stem of each token, `None` for a stop word (positions are kept)"
     return [None if t in STOP_WORDS else porter_stem(t) for t in tokens]
+
+# %% ../nbs/09_citation_resolution.ipynb #dd7ed679
+TEXT_MODES = ("sklearn", "stemmed")
 
 def index_terms(tokens:list,  # words (`words`)
                 text:str="sklearn",  # "sklearn" (TfidfVectorizer's default analysis) or "stemmed"
@@ -146,30 +143,7 @@ def terms(tokens:list, text:str="stemmed")->list:
     "Index terms of `tokens`, dropped words removed"
     return [s for s in index_terms(tokens, text) if s is not None]
 
-# %% ../nbs/09_citation_resolution.ipynb #77d755cf
-_GROUP_GAP = re.compile(r"[\s,;]*(?:(?:and|or|&)[\s,;]*)?", re.I)
-
-def paper_stream(paper:dict,  # internal paper record (`citesum_nb.s2orc`)
-                 log:BadInputLog|None=None,  # counts cite spans whose ref_id has no bib entry
-                )->dict:
-    "`{paper_id, words, cites}`: the body as space-joined words without citation markers; cites as (position, link, group)"
-    bib, toks, cites, group = paper.get("bib_entries", {}), [], [], -1
-    for para in paper.get("body_text", ()):
-        text, done, prev_end = para["text"], 0, None
-        for c in sorted(para["cite_spans"], key=lambda c: c["start"]):
-            if c["start"] < done: continue   # overlaps the previous marker
-            start = max(done, c["end"] - len(replace_citation(text, c["start"], c["end"])[1]))
-            toks += words(text[done:start])
-            if prev_end is None or not _GROUP_GAP.fullmatch(text[prev_end:c["start"]]): group += 1
-            rid = c["ref_id"]
-            if rid is not None and rid not in bib and log is not None: log.add("citation_bib_missing", paper["paper_id"])
-            link = bib[rid]["link"] if rid in bib else None
-            cites.append((len(toks), link, group))
-            done = prev_end = c["end"]
-        toks += words(text[done:])
-    return {"paper_id": paper["paper_id"], "words": " ".join(toks), "cites": cites}
-
-# %% ../nbs/09_citation_resolution.ipynb #8415b55a
+# %% ../nbs/09_citation_resolution.ipynb #0339ea81
 def citation_contexts(stream:dict,  # from `paper_stream`
                       refs:set,     # the candidates: the document's collection-internal references
                      )->list:
@@ -185,6 +159,7 @@ def citation_contexts(stream:dict,  # from `paper_stream`
                     "last": max(p for p, _ in cites), "members": members, "n_citations": len(linked)})
     return out
 
+# %% ../nbs/09_citation_resolution.ipynb #344f53b5
 class TermStream:
     "A word sequence as index terms (`None`: dropped), cut into windows that count words or terms"
     def __init__(self, tokens:list, text:str="sklearn"):
@@ -200,13 +175,14 @@ class TermStream:
         a, b = np.searchsorted(self.kept, first), np.searchsorted(self.kept, last)
         return [self.terms[i] for i in (*self.kept[max(0, a - left):a], *self.kept[b:b + right])]
 
-# %% ../nbs/09_citation_resolution.ipynb #7abbc8a4
+# %% ../nbs/09_citation_resolution.ipynb #809289cc
 def passages(n:int,  # words in the text
              k:int,  # passage length in words (at least 2)
             )->list:
     "`(start, end)` of the half-overlapping k-word passages of an n-word text: starts 0, k, 2k, … then k/2, 3k/2, …"
     return [(s, min(s + k, n)) for s in (*range(0, n, k), *range(k // 2, n, k))]
 
+# %% ../nbs/09_citation_resolution.ipynb #db80fac9
 class Vocab(dict):
     "Term -> id for the bags of one Dask task; a term gets the next id when first seen"
     def ids(self, terms:list)->np.ndarray:
@@ -217,6 +193,7 @@ class Vocab(dict):
         inv = {v: k for k, v in self.items()}
         return [inv[int(i)] for i in ids]
 
+# %% ../nbs/09_citation_resolution.ipynb #4f9d5f8d
 def prepare_paper(paper:dict,   # `{title_abstract, words}`: space-joined words of its title and abstract, and of its body
                   vocab:Vocab,  # term ids of this task
                   text:str="sklearn",  # index terms (`index_terms`)
@@ -225,7 +202,7 @@ def prepare_paper(paper:dict,   # `{title_abstract, words}`: space-joined words 
     st = vocab.ids(index_terms(paper["words"].split(), text))
     return {"title_abstract": vocab.ids(terms(paper["title_abstract"].split(), text)), "full_text": st[st >= 0], "body": st}
 
-# %% ../nbs/09_citation_resolution.ipynb #d194dfe6
+# %% ../nbs/09_citation_resolution.ipynb #853aba58
 def inlink_contexts(streams:dict,  # paper id -> `paper_stream` of every paper of the corpus
                     max_w:int,     # words (or terms) to keep each side
                     text:str="sklearn",    # index terms (`index_terms`)
@@ -245,6 +222,7 @@ def inlink_contexts(streams:dict,  # paper id -> `paper_stream` of every paper o
             out.setdefault(link, []).append((pid, before, after))
     return out
 
+# %% ../nbs/09_citation_resolution.ipynb #d5458977
 def inlink_terms(contexts:list,  # `(citing id, terms before, terms after)` of one candidate (after None: a whole citance)
                  w:int,          # words (or terms) each side
                  exclude=(),     # citing papers whose contexts are left out (the test document at least)
@@ -253,7 +231,7 @@ def inlink_terms(contexts:list,  # `(citing id, terms before, terms after)` of o
     return [t for citing, before, after in contexts if citing not in exclude
             for t in (before if after is None else before[-w:] + after[:w]) if t is not None]
 
-# %% ../nbs/09_citation_resolution.ipynb #af63b83e
+# %% ../nbs/09_citation_resolution.ipynb #566318e1
 def candidate_units(rep:Representation,  # from `parse_representation`
                     cand:dict,           # from `prepare_paper`
                     inlink=None,         # the candidate's inlink term ids (for external and mixed representations)
@@ -267,7 +245,7 @@ def candidate_units(rep:Representation,  # from `parse_representation`
     else: units = [cand[rep.internal]]
     return [np.concatenate([inlink, u]) for u in units] if rep.inlink_w else units
 
-# %% ../nbs/09_citation_resolution.ipynb #6bdc9a55
+# %% ../nbs/09_citation_resolution.ipynb #56d83a07
 def _counts(bags:list, n:int)->sp.csr_matrix:
     "Count matrix (bags × n terms) of bags of term ids"
     idx = np.concatenate(bags) if bags else np.zeros(0, np.int64)
@@ -296,6 +274,7 @@ def _unit_scores(units:list, queries:list, scorer:str)->np.ndarray:
     uw = t.fit_transform(u[:, cols])
     return (t.transform(q[:, cols]) @ uw.T).toarray()
 
+# %% ../nbs/09_citation_resolution.ipynb #68a078b2
 def candidate_scores(bags:list,     # per candidate, its bags of term ids (`candidate_units`)
                      queries:list,  # query term ids
                      scorer:str="tfidf",  # "tfidf" (cosine, idf fitted on these bags) or "bm25"
@@ -306,7 +285,7 @@ def candidate_scores(bags:list,     # per candidate, its bags of term ids (`cand
     s = _unit_scores([u for b in bags for u in b], queries, scorer)
     return np.maximum.reduceat(s, np.cumsum([0] + sizes[:-1]), axis=1) if len(queries) else s.reshape(0, len(bags))
 
-# %% ../nbs/09_citation_resolution.ipynb #14a79276
+# %% ../nbs/09_citation_resolution.ipynb #69812478
 def hit_credit(scores,    # one score per candidate
                gold:list,  # indices of the citation group's members among the candidates
                n:int=1,    # group size: a hit is any member among the first n
@@ -329,7 +308,7 @@ def random_credit(n_candidates:int,  # |R|: the test document's collection-inter
     "Expected success of a random ranking under the multi-citation rule: 1 - C(|R|-n, n) / C(|R|, n)"
     return 1.0 if n >= n_candidates else 1.0 - math.comb(n_candidates - n, n) / math.comb(n_candidates, n)
 
-# %% ../nbs/09_citation_resolution.ipynb #4f6572c5
+# %% ../nbs/09_citation_resolution.ipynb #9030cd81
 CONTEXT_COLUMNS = ["doc_id", "context", "cited_id", "group_size", "n_citations", "n_candidates", "representation", "window",
                    "scorer", "credit"]
 
@@ -363,82 +342,7 @@ def resolve_document(doc:dict,          # `paper_stream` of the test document pl
                                  hit_credit(sc[wi, qi], gold[qi], n)))
     return rows
 
-# %% ../nbs/09_citation_resolution.ipynb #ce5fd66c
-def scan_fulltext(path, fmt:str)->tuple:
-    "One full-text shard: (paper id -> {words, cites, refs, title, abstract}, BadInputLog)"
-    log, out = BadInputLog(), {}
-    for p in iter_fulltext(path, fmt, log):
-        if p["paper_id"] in out: log.add("duplicate_paper_id", p["paper_id"]); continue
-        s = paper_stream(p, log)
-        out[p["paper_id"]] = {"words": s["words"], "cites": s["cites"], "title": p["title"], "abstract": p["abstract"],
-                              "refs": sorted({b["link"] for b in p["bib_entries"].values() if b["link"] is not None})}
-    return out, log
-
-def scan_metadata(path, fmt:str)->tuple:
-    "One metadata shard: (paper id -> (title, abstract), BadInputLog)"
-    log = BadInputLog()
-    return {m["paper_id"]: (m["title"], m["abstract"]) for m in iter_metadata(path, fmt, log)}, log
-
-# %% ../nbs/09_citation_resolution.ipynb #a19c685d
-@dataclass
-class Corpus:
-    "What citation resolution needs of an S2ORC corpus, from one pass"
-    papers: dict      # paper id -> {paper_id, words, cites, refs, title_abstract}
-    log: BadInputLog  # bad input by reason
-    path: str         # the folder read
-    citances: dict = field(default_factory=dict)  # cited id -> extra inlink contexts (`citance_contexts`)
-
-def gather_corpus(s2orc_dir=None,  # S2ORC folder; None or "" for the bundled sample
-                  fmt:str="auto", scheduler:str="synchronous", workers:int=0, progress:bool=True,
-                  extra_inlinks:str="",  # JSONL(.gz) of extra citances, read by `citance_contexts`
-                 )->Corpus:
-    "Read every full-text and metadata shard once (a Dask task each) into a `Corpus`"
-    shards = find_shards(s2orc_dir or sample_corpus_dir(), fmt)
-    tasks = [dask.delayed(scan_fulltext, pure=True)(str(f), shards.fmt) for f in shards.fulltext_files]
-    tasks += [dask.delayed(scan_metadata, pure=True)(str(f), shards.fmt) for f in shards.metadata_files]
-    with Engine(scheduler, workers, progress) as eng: res = eng.compute(*tasks, label=f"resolve: read {len(tasks)} corpus shards")   # citesum_nb.engine
-    ft, md = res[:len(shards.fulltext_files)], res[len(shards.fulltext_files):]
-    log, meta, papers = sum((l for _, l in res), BadInputLog()), {}, {}
-    for m, _ in md:
-        for pid, v in m.items(): meta.setdefault(pid, v)
-    for shard, _ in ft:
-        for pid, p in shard.items():
-            if pid in papers: log.add("duplicate_paper_id", pid); continue
-            title, abstract = meta.get(pid, ("", ""))
-            text = f"{title or p['title']} {p['abstract'] or abstract}"
-            papers[pid] = {"paper_id": pid, "words": p["words"], "cites": p["cites"], "refs": p["refs"],
-                           "title_abstract": " ".join(words(text))}
-    cit = citance_contexts(extra_inlinks, papers, log) if extra_inlinks else {}
-    return Corpus(papers, log, str(Path(s2orc_dir or sample_corpus_dir())), cit)
-
-# %% ../nbs/09_citation_resolution.ipynb #1f2db3c4
-_AUTHOR_YEAR = re.compile(r"\([^()]*\b(?:1[89]|20)\d\d[a-z]?\b[^()]*\)"
-                          r"|\b[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?\s*\((?:1[89]|20)\d\d[a-z]?\)")
-
-def citance_contexts(path,           # JSONL(.gz) of {paper_id, citing_paper_id, citance}
-                     papers:dict,    # the corpus' papers (`Corpus.papers`)
-                     log:BadInputLog,  # bad lines by reason
-                    )->dict:
-    "cited id -> [(citing id, citance words, None)] for the citances of collection papers not already in the corpus' inlinks"
-    path = Path(path)
-    if not path.exists(): raise CitesumError(f"extra_inlinks file not found: {path}")
-    linked = {(pid, link) for pid, p in papers.items() for _, link, _ in p["cites"] if link is not None}
-    out = {}
-    for i, line in enumerate(read_lines(path), 1):
-        try: d = json.loads(line)
-        except (ValueError, UnicodeDecodeError): log.add("malformed_json", f"{path.name}:{i}"); continue
-        if not isinstance(d, dict) or not all(isinstance(d.get(k), str) and d[k] for k in ("paper_id", "citing_paper_id", "citance")):
-            log.add("citance_missing_field", f"{path.name}:{i}"); continue
-        cited, citing = d["paper_id"], d["citing_paper_id"]
-        if cited not in papers or cited == citing or (citing, cited) in linked: continue
-        out.setdefault(cited, []).append((citing, words(_AUTHOR_YEAR.sub(" ", d["citance"])), None))
-    return out
-
-# %% ../nbs/09_citation_resolution.ipynb #62478649
-def collection_refs(paper:dict, papers:dict)->list:
-    "The paper's collection-internal references: its distinct links to other papers of `papers`"
-    return [r for r in paper["refs"] if r in papers and r != paper["paper_id"]]
-
+# %% ../nbs/09_citation_resolution.ipynb #7531db85
 def resolve_batch(batch:dict,  # {docs: [stream + refs], papers: {id: {title_abstract, words}}, inlinks: {id: contexts}}
                   representations:list, windows:list, scorers:list, exclude=frozenset(),
                   text:str="sklearn", count:str="words",  # index terms and what a window counts
@@ -452,24 +356,21 @@ def resolve_batch(batch:dict,  # {docs: [stream + refs], papers: {id: {title_abs
                                  scorers, vocab, exclude, text, count)
     return rows
 
-def _no_citation(corpus:Corpus, min_refs:int, n_docs:int)->CitesumError:
-    linked = sum(r in corpus.papers for p in corpus.papers.values() for r in p["refs"])
-    why = (f"{n_docs} papers have at least {min_refs} collection-internal references but no in-text citation of one" if n_docs else
-           f"none of its {len(corpus.papers)} papers has at least {min_refs} collection-internal references "
-           f"({linked} references link to a paper of the folder)")
-    return CitesumError(f"no resolvable citation in {corpus.path}: {why}; try a smaller min_refs or a larger corpus")
-
-# %% ../nbs/09_citation_resolution.ipynb #5522b42e
-def test_documents(corpus:Corpus, min_refs:int)->list:
-    "Ids of the papers with at least `min_refs` collection-internal references"
-    return [pid for pid, x in corpus.papers.items() if len(collection_refs(x, corpus.papers)) >= min_refs]
-
+# %% ../nbs/09_citation_resolution.ipynb #ee2ff5f2
 def corpus_inlinks(corpus:Corpus, p:ResolveParams, max_w:int)->dict:
     "cited id -> inlink contexts as index terms (`inlink_contexts`), the extra citances appended"
     if not max_w: return {}
     ctx = inlink_contexts(corpus.papers, max_w, p.text, p.window_count)
     for r, extra in corpus.citances.items(): ctx[r] = ctx.get(r, []) + [(c, terms(ws, p.text), None) for c, ws, _ in extra]
     return ctx
+
+# %% ../nbs/09_citation_resolution.ipynb #720c331b
+def _no_citation(corpus:Corpus, min_refs:int, n_docs:int)->CitesumError:
+    linked = sum(r in corpus.papers for p in corpus.papers.values() for r in p["refs"])
+    why = (f"{n_docs} papers have at least {min_refs} collection-internal references but no in-text citation of one" if n_docs else
+           f"none of its {len(corpus.papers)} papers has at least {min_refs} collection-internal references "
+           f"({linked} references link to a paper of the folder)")
+    return CitesumError(f"no resolvable citation in {corpus.path}: {why}; try a smaller min_refs or a larger corpus")
 
 def resolve_corpus(corpus:Corpus, p:ResolveParams, inlinks:dict|None=None)->pd.DataFrame:
     "Per-context results (CONTEXT_COLUMNS) of every test document of `corpus`; `CitesumError` when there is nothing to resolve"
@@ -490,7 +391,7 @@ def resolve_corpus(corpus:Corpus, p:ResolveParams, inlinks:dict|None=None)->pd.D
     with Engine(p.scheduler, p.workers, p.progress) as eng: parts = eng.compute(*tasks, label=f"resolve: {len(docs)} test documents in {len(tasks)} batches")
     return pd.DataFrame([r for part in parts for r in part], columns=CONTEXT_COLUMNS)
 
-# %% ../nbs/09_citation_resolution.ipynb #06293075
+# %% ../nbs/09_citation_resolution.ipynb #e0959ef8
 AVERAGES = ("contexts", "citations")
 
 def results_table(per_context:pd.DataFrame,  # rows of `resolve_corpus`
@@ -512,7 +413,7 @@ def results_table(per_context:pd.DataFrame,  # rows of `resolve_corpus`
     return t[["scorer", "type", "representation", "window", "accuracy", "random_baseline", "n_docs", "n_contexts", "n_citations",
               "average", "min_refs"]]
 
-# %% ../nbs/09_citation_resolution.ipynb #7ba45990
+# %% ../nbs/09_citation_resolution.ipynb #8c1b3799
 def paper_ordering(table:pd.DataFrame)->pd.DataFrame:
     "Per scorer: the best accuracy of each type and internal kind (over representations and windows), and the paper's orderings"
     rows = []
@@ -528,9 +429,11 @@ def paper_ordering(table:pd.DataFrame)->pd.DataFrame:
         rows.append(b)
     return pd.DataFrame(rows)
 
+# %% ../nbs/09_citation_resolution.ipynb #67e54664
 PAPER_FINDINGS = [("1) passages beat the full text", "passage", "full_text"),
                   ("2) external beats internal", "external", "internal"),
                   ("3) mixed beats external", "mixed", "external"), ("3) mixed beats internal", "mixed", "internal")]
+
 _KIND = {"mixed": lambda r: r.kind == "mixed", "external": lambda r: r.kind == "external", "internal": lambda r: r.kind == "internal",
          "passage": lambda r: r.internal == "passage" and r.kind == "internal", "full_text": lambda r: r.name == "full_text",
          "title_abstract": lambda r: r.name == "title_abstract"}
@@ -562,7 +465,7 @@ def paper_findings(table:pd.DataFrame,             # `results_table`
                      "a - b": xa - xb, "p (paired bootstrap)": p, "holds": None if math.isnan(xa - xb) else bool(xa > xb)})
     return pd.DataFrame(rows)
 
-# %% ../nbs/09_citation_resolution.ipynb #7fc2aca4
+# %% ../nbs/09_citation_resolution.ipynb #5a356d29
 def load_table1(path="")->pd.DataFrame:  # a published-numbers file ("": the copy shipped with the package)
     "The paper's Table 1 as rows (label, representation, window, accuracy); the file's source and notes in `.attrs`"
     path = published_path("duma2014_table1.yaml", path)
@@ -577,12 +480,14 @@ def load_table1(path="")->pd.DataFrame:  # a published-numbers file ("": the cop
     t.attrs = {k: d.get(k) for k in ("paper", "source", "read_in", "verified", "setting", "notes")}
     return t
 
+# %% ../nbs/09_citation_resolution.ipynb #226fd298
 def beside_paper(table:pd.DataFrame, published:pd.DataFrame)->pd.DataFrame:
     "Published accuracy and ours (one column per scorer) for every representation and window of the paper's Table 1"
     ours = table.pivot_table(index=["representation", "window"], columns="scorer", values="accuracy").add_prefix("ours_")
     out = published.rename(columns={"accuracy": "published"}).merge(ours.reset_index(), on=["representation", "window"], how="left")
     return out.assign(random_baseline=float(table["random_baseline"].iloc[0]) if len(table) else float("nan"))
 
+# %% ../nbs/09_citation_resolution.ipynb #ecbca3ca
 def table1_grid(beside:pd.DataFrame,    # from `beside_paper`
                 scorer:str="tfidf",     # whose accuracy is "ours"
                 fmt:str="{:.3f}",
@@ -593,7 +498,7 @@ def table1_grid(beside:pd.DataFrame,    # from `beside_paper`
     g = beside.assign(cell=beside.apply(cell, axis=1)).pivot(index="label", columns="window", values="cell")
     return g.loc[beside["label"].unique(), list(dict.fromkeys(beside["window"]))].rename_axis(index="representation", columns=None)
 
-# %% ../nbs/09_citation_resolution.ipynb #4f5b0eb0
+# %% ../nbs/09_citation_resolution.ipynb #227740b2
 def results_by_min_refs(corpus:Corpus, p:ResolveParams, per_context:pd.DataFrame|None=None)->pd.DataFrame:
     "`results_table` for every threshold of `p.report_min_refs` (from one run, unless inlinks exclude every test document)"
     out = []
@@ -606,7 +511,7 @@ def results_by_min_refs(corpus:Corpus, p:ResolveParams, per_context:pd.DataFrame
         if len(tab): out.append(tab)
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
 
-# %% ../nbs/09_citation_resolution.ipynb #4c8d7b20
+# %% ../nbs/09_citation_resolution.ipynb #6617b0e4
 def plot_accuracy(table:pd.DataFrame):   # -> a matplotlib Figure (imported when plotting, so no annotation names it)
     "Accuracy by representation × window, one panel per scorer, with the random baseline drawn"
     import seaborn as sns
@@ -628,11 +533,12 @@ def plot_accuracy(table:pd.DataFrame):   # -> a matplotlib Figure (imported when
                           f"({table['n_citations'].iloc[0]} citations), min_refs {table['min_refs'].iloc[0]}", y=1.02, fontsize=8)
     return g.figure
 
-# %% ../nbs/09_citation_resolution.ipynb #257b0ea8
+# %% ../nbs/09_citation_resolution.ipynb #e72d691d
 VARIANTS = {"the paper's protocol (default)": {}, "inlinks_exclude: test_document": {"inlinks_exclude": "test_document"},
             "text: stemmed": {"text": "stemmed"}, "average: citations": {"average": "citations"},
             "window_count: terms": {"window_count": "terms"}, "text: stemmed + window_count: terms": {"text": "stemmed", "window_count": "terms"},
             "all three of ours (test_document, stemmed, citations)": {"inlinks_exclude": "test_document", "text": "stemmed", "average": "citations"}}
+
 _RUN_KEYS = ("inlinks_exclude", "text", "window_count")   # the options that change the per-context rows
 
 def variant_runs(corpus:Corpus, p:ResolveParams, variants:dict=VARIANTS, default_rows:pd.DataFrame|None=None)->dict:
@@ -647,6 +553,7 @@ def variant_runs(corpus:Corpus, p:ResolveParams, variants:dict=VARIANTS, default
         out[name] = results_table(runs[key], q.min_refs, q.average)
     return out
 
+# %% ../nbs/09_citation_resolution.ipynb #b6c71191
 def variant_table(tables:dict)->pd.DataFrame:
     "One row per variant: best tf-idf accuracy of each type and internal kind, random baseline, differences from the first row"
     rows = [{"variant": name, **paper_ordering(t).iloc[0][["mixed", "external", "internal", "passage", "full_text", "title_abstract",
@@ -655,6 +562,7 @@ def variant_table(tables:dict)->pd.DataFrame:
     for c in ("mixed", "external", "internal", "full_text"): out[f"Δ {c}"] = out[c] - out[c].iloc[0]
     return out
 
+# %% ../nbs/09_citation_resolution.ipynb #9dc781af
 def window_table(tables:dict,  # label -> `results_table` (e.g. one per window counting)
                 )->pd.DataFrame:
     "Best tf-idf accuracy per representation type (rows) at every window, for each table (columns: window, label)"

@@ -30,13 +30,15 @@ class ResultsParams(StageParams):
     tables: list[Literal["5", "6", "7", "8", "9"]] = field(default_factory=lambda: ["5", "6", "7", "8", "9"])  # which paper tables to render
     out_dir: FilePath = "../runs/demo/08_results"  # where results/table<N>.md|csv go
 
-# %% ../nbs/08_results.ipynb #2e454f4f
+# %% ../nbs/08_results.ipynb #e7025ada
 METRIC_LABELS = {"rouge1": "R-1", "rouge2": "R-2", "rougeL": "R-L", "macro_f1": "macro-F1", "weighted_f1": "weighted-F1"}
-_ROW_KEYS = ("row", "experiments", "values", "source", "section", "verified")
 
 def default_published_path()->Path:
     "The CiteSum published-numbers file shipped with the package (citesum_nb/published/citesum_tables.yaml)"
     return published_path("citesum_tables.yaml")
+
+# %% ../nbs/08_results.ipynb #f544b8ac
+_ROW_KEYS = ("row", "experiments", "values", "source", "section", "verified")
 
 def _check_row(r:dict, metrics:list, where:str):
     for key in _ROW_KEYS:
@@ -57,6 +59,7 @@ def load_published(path=None,  # the YAML file; None: `default_published_path()`
         for i, r in enumerate(spec.get("rows", [])): _check_row(r, spec.get("metrics") or [], f"{path.name}: table {t}, row {i+1} ({r.get('row', '?')})")
     return pub
 
+# %% ../nbs/08_results.ipynb #f04ef9d0
 def published_row(pub:dict, table:str, row:str)->dict:
     "The published row `row` of table `table` (values as printed, source, section)"
     spec = pub["tables"].get(str(table))
@@ -65,6 +68,7 @@ def published_row(pub:dict, table:str, row:str)->dict:
     if hit is None: raise CitesumError(f"no row {row!r} in table {table} (rows: {'; '.join(r['row'] for r in spec['rows'])})")
     return hit
 
+# %% ../nbs/08_results.ipynb #fe686c75
 def published_number(pub:dict, id:str):
     "A number of the paper's text by id (`dataset_numbers` or `claims`): its `value`, or its `values` mapping"
     for d in pub.get("dataset_numbers", []) + pub.get("claims", []):
@@ -91,7 +95,7 @@ def collect_runs(root,  # folder searched recursively for experiment.json
     if df.empty: return df
     return df.sort_values("mtime").drop_duplicates("experiment", keep="last").sort_values(["table", "experiment"]).reset_index(drop=True)
 
-# %% ../nbs/08_results.ipynb #3101f957
+# %% ../nbs/08_results.ipynb #04fab92e
 def _fmt_pub(row:dict, m:str, scale:dict)->str:
     if row["values"] is None: return "n/a"
     if m not in row["values"]: return ""
@@ -102,6 +106,7 @@ def _fmt_ours(run, m:str)->str:
     sd = run.get(f"std_{m}", 0.0)
     return f"{run[f'mean_{m}']:.2f} ± {sd:.2f}" if run["n_seeds"] > 1 else f"{run[f'mean_{m}']:.2f}"
 
+# %% ../nbs/08_results.ipynb #ff0d133f
 def _note(runs:list)->str:
     notes = []
     for r in runs:
@@ -109,6 +114,7 @@ def _note(runs:list)->str:
         if r.get("overlap_pct") is not None and not pd.isna(r["overlap_pct"]): notes.append(f"{r['experiment']}: {r['overlap_pct']:.1f}% of test in CiteSum train")
     return "; ".join(notes)
 
+# %% ../nbs/08_results.ipynb #ad4124d6
 def paper_table(table:str,          # "5" | "6" | "7" | "8" | "9"
                 runs:pd.DataFrame,  # from `collect_runs`
                 pub:dict,           # from `load_published`

@@ -180,6 +180,16 @@ def test_window_count_words_or_terms(tmp_path):
     assert [r["accuracy"] for r in _run(folder, *args, "--window-count", "terms")] == [1.0]
 
 
+def test_the_corpus_module_stands_alone_and_its_names_stay_importable_from_resolve():
+    "the corpus (09_resolution_corpus) does not import the method (resolve); what moved there is still `citesum_nb.resolve.NAME`"
+    import ast
+    import citesum_nb.resolution_corpus as rc, citesum_nb.resolve as rs
+    tree = ast.parse(Path(rc.__file__).read_text())
+    mods = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert not any(m.split(".")[-1] == "resolve" for m in mods), mods
+    for name in [n for n in rc.__all__ if n != "ResolutionCorpusParams"]: assert getattr(rs, name) is getattr(rc, name), name
+
+
 def test_params_files_and_parameters_cell():
     "every field in the params files, checked by ResolveParams; the notebook's parameters cell is written from the class"
     for f in sorted((ROOT/"params").glob("09_citation_resolution.*.yaml")):
@@ -225,7 +235,7 @@ def test_clscisumm_paper_ordering_with_citances(clscisumm_citances_run):
 
 def test_clscisumm_paper_ordering_corpus_inlinks_only(clscisumm_run):
     """The default protocol with the corpus' own (sparse) links: passages beat the full text (finding 1) and mixed beats
-    external (3); the numbers are those reported in nbs/09_citation_resolution.ipynb."""
+    external (3); the numbers are those reported in nbs/explanations/resolution_protocol.ipynb."""
     o = clscisumm_run["ordering"][0]
     assert o["mixed >= external"] and o["passage >= full_text"] and o["passage >= title_abstract"], o
     got = tuple(round(o[k], 3) for k in ("mixed", "external", "internal", "passage", "full_text", "title_abstract"))
