@@ -9,7 +9,7 @@ __all__ = ['ModelsParams', 'SOURCES', 'TARGETS', 'CONTROL_TOKENS', 'CONTROL_STYL
            'add_control_tokens', 'check_model_folder', 'load_seq2seq', 'decoder_start_ids', 'length_batches',
            'inference_autocast', 'generate', 'generation_preset']
 
-# %% ../nbs/06a_models.ipynb #94d9aae6
+# %% ../nbs/06a_models.ipynb #b069330c
 import contextlib, inspect, json, random, warnings
 from collections import Counter
 from pathlib import Path
@@ -19,16 +19,19 @@ from .core import CitesumError, ensure_dir, read_jsonl
 from .data import discipline_text, first_text
 from .params import examples_params
 
-# %% ../nbs/06a_models.ipynb #0b045559
+# %% ../nbs/06a_models.ipynb #10a885fa
 ModelsParams = examples_params("ModelsParams", "06a_models")
 
-# %% ../nbs/06a_models.ipynb #d64de928
+# %% ../nbs/06a_models.ipynb #effb9244
 SOURCES = ("abs", "aic", "abs+title", "abs+disci")
+
 TARGETS = ("tldr", "title", "disci", "tldr/title", "tldr/title/disci")
+
 # Multi-task control codes. catts: SciTLDR's CATTS (build_ctrl_datasets.py appends <|TLDR|>; its paper's Figure 4 adds
 # <|TITLE|>; <|DISCI|> is our choice, CATTS has no discipline task). prefix: our own codes put in front of the source.
 CONTROL_TOKENS = {"catts": {"tldr": "<|TLDR|>", "title": "<|TITLE|>", "disci": "<|DISCI|>"},
                   "prefix": {"tldr": "<tldr>", "title": "<title>", "disci": "<disci>"}}
+
 CONTROL_STYLES = tuple(CONTROL_TOKENS)
 
 def control_input(src:str, task:str, style:str="catts")->str:
@@ -37,6 +40,7 @@ def control_input(src:str, task:str, style:str="catts")->str:
     code = CONTROL_TOKENS[style][task]
     return f"{src} {code}" if style == "catts" else f"{code} {src}"
 
+# %% ../nbs/06a_models.ipynb #4e235641
 def check_variant(source:str, target:str)->list:
     "Validate a source/target pair; returns the target's tasks in order (first = the evaluated one)"
     if source not in SOURCES: raise CitesumError(f"unknown source {source!r}; valid: {', '.join(SOURCES)}")
@@ -47,6 +51,7 @@ def check_variant(source:str, target:str)->list:
             raise CitesumError(f"source {source!r} contains the target {part!r}; choose another source")
     return tasks
 
+# %% ../nbs/06a_models.ipynb #b008152c
 def _source_text(ex:dict, source:str)->str:
     abs_ = " ".join(str(ex.get("src") or "").split())
     if source == "aic":
@@ -56,11 +61,13 @@ def _source_text(ex:dict, source:str)->str:
     else: extra = ""
     return f"{extra} | {abs_}" if extra else abs_
 
+# %% ../nbs/06a_models.ipynb #0a45f15f
 def _target_text(ex:dict, task:str)->str:
     if task == "tldr": return first_text(ex.get("tgt")).strip()
     if task == "title": return first_text(ex.get("title")).strip()
     return discipline_text(ex.get("discipline"))
 
+# %% ../nbs/06a_models.ipynb #1c46df49
 def model_inputs(example:dict,  # one record with src, tgt, title, discipline (+ introduction, conclusion for aic)
                  source:str="abs",  # one of SOURCES
                  target:str="tldr",  # one of TARGETS
@@ -76,7 +83,7 @@ def model_inputs(example:dict,  # one record with src, tgt, title, discipline (+
         out.append((control_input(src, task, control_style) if len(tasks) > 1 else src, tgt))
     return out
 
-# %% ../nbs/06a_models.ipynb #d8420507
+# %% ../nbs/06a_models.ipynb #95ad0b1d
 def build_examples(records:Iterable,  # CiteSum records (dicts or a datasets.Dataset)
                    source:str="abs",  # one of SOURCES
                    target:str="tldr",  # one of TARGETS
@@ -111,8 +118,9 @@ def build_examples(records:Iterable,  # CiteSum records (dicts or a datasets.Dat
             out += extra; counts["upsampled_tldr_added"] = len(extra)
     return out, dict(counts)
 
-# %% ../nbs/06a_models.ipynb #bae3c224
+# %% ../nbs/06a_models.ipynb #3cbfd51d
 ARCHS = ("bart", "pegasus", "t5")
+
 NOT_PRETRAINED_NOTE = "NOT PRETRAINED: tiny randomly initialised model for tests and demos; its scores say nothing about CiTES"
 
 def _texts_of(texts_or_data_dir, max_texts:int=20000)->list:
@@ -132,6 +140,7 @@ def _texts_of(texts_or_data_dir, max_texts:int=20000)->list:
     if not texts: raise CitesumError("no text to train a tokenizer on")
     return texts
 
+# %% ../nbs/06a_models.ipynb #57a7b601
 def _train_tokenizer(texts:list, arch:str, vocab_size:int, max_len:int):
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
     from transformers import PreTrainedTokenizerFast
@@ -158,6 +167,7 @@ def _train_tokenizer(texts:list, arch:str, vocab_size:int, max_len:int):
         kw = dict(eos_token="</s>", pad_token="<pad>", unk_token="<unk>")
     return PreTrainedTokenizerFast(tokenizer_object=tok, model_max_length=max_len, additional_special_tokens=ctrl, **kw)
 
+# %% ../nbs/06a_models.ipynb #ce405035
 def make_tiny_model(texts_or_data_dir,  # a built CiteSum folder, a JSONL file, or an iterable of texts/records
                     out_dir,  # where the Hugging Face folder is written
                     arch:str="bart",  # bart | pegasus | t5
@@ -199,6 +209,7 @@ def make_tiny_model(texts_or_data_dir,  # a built CiteSum folder, a JSONL file, 
         "pipeline can be tested offline. Do not report its scores as model results.\n")
     return out
 
+# %% ../nbs/06a_models.ipynb #76c20448
 def is_not_pretrained(model_or_path)->bool:
     "True when a model (or folder) was made by `make_tiny_model`"
     cfg = getattr(model_or_path, "config", None)
@@ -207,7 +218,7 @@ def is_not_pretrained(model_or_path)->bool:
         return p.exists() and bool(json.loads(p.read_text()).get("citesum_not_pretrained", False))
     return bool(getattr(cfg, "citesum_not_pretrained", False))
 
-# %% ../nbs/06a_models.ipynb #3067f66c
+# %% ../nbs/06a_models.ipynb #94d900ee
 def add_control_tokens(model,  # a seq2seq model (its embeddings are resized when the vocabulary grows)
                        tokenizer,  # its tokenizer (extended in place)
                        tokens:Sequence,  # control codes, e.g. ["<|TLDR|>", "<|TITLE|>"]
@@ -220,7 +231,7 @@ def add_control_tokens(model,  # a seq2seq model (its embeddings are resized whe
     if len(tokenizer) > model.get_input_embeddings().num_embeddings: model.resize_token_embeddings(len(tokenizer))
     return len(new)
 
-# %% ../nbs/06a_models.ipynb #4b302fb3
+# %% ../nbs/06a_models.ipynb #b34b77fb
 MAX_HEADER_BYTES = 100 * 2**20   # safetensors' own limit on the JSON header
 
 def _safetensors_problem(f:Path)->str|None:
@@ -237,6 +248,7 @@ def _safetensors_problem(f:Path)->str|None:
         return f"cut short or padded: its header declares {max(ends, default=0):,} bytes of tensors, the file holds {size - 8 - n:,}"
     return None
 
+# %% ../nbs/06a_models.ipynb #35bdc1cf
 def _weights_problem(f:Path)->str|None:
     "What is wrong with one weights file (safetensors or `torch.save`), or None"
     if not f.is_file(): return "missing"
@@ -245,6 +257,7 @@ def _weights_problem(f:Path)->str|None:
     if not zipfile.is_zipfile(f): return "not a PyTorch checkpoint (torch.save writes a zip archive), or cut short"
     return None
 
+# %% ../nbs/06a_models.ipynb #efd4c0ec
 def check_model_folder(path,   # a model folder (anything else, e.g. a Hub name, is left alone)
                       )->Path|None:
     "The folder when its config and weights can be loaded; a one-line `CitesumError` naming the file otherwise (None for a Hub name)"
@@ -267,7 +280,7 @@ def check_model_folder(path,   # a model folder (anything else, e.g. a Hub name,
         return p
     raise CitesumError(f"{p} has no weights (model.safetensors or pytorch_model.bin)")
 
-# %% ../nbs/06a_models.ipynb #39b0ebe0
+# %% ../nbs/06a_models.ipynb #595e09dc
 def load_seq2seq(name_or_path,  # Hub name or folder of a seq2seq checkpoint
                  attn_implementation:str="sdpa",  # attention kernels to ask for; the default attention where not supported
                  **kwargs,  # passed on to `from_pretrained`
@@ -281,7 +294,7 @@ def load_seq2seq(name_or_path,  # Hub name or folder of a seq2seq checkpoint
         warnings.warn(f"{name_or_path}: attn_implementation={attn_implementation!r} is not available ({str(e)[:120]}); using the default attention")
         return AutoModelForSeq2SeqLM.from_pretrained(str(name_or_path), **kwargs)
 
-# %% ../nbs/06a_models.ipynb #0931e62d
+# %% ../nbs/06a_models.ipynb #f7879325
 def _load_model(model_or_path, tokenizer=None, device=None):
     import torch
     from transformers import AutoTokenizer
@@ -295,6 +308,7 @@ def _load_model(model_or_path, tokenizer=None, device=None):
     device = torch.device(device) if device else (here if here.type == "cuda" else torch.device("cuda") if torch.cuda.is_available() else here)
     return model.to(device).eval(), tok, device
 
+# %% ../nbs/06a_models.ipynb #b57bd317
 def decoder_start_ids(model, tokenizer)->list:
     "Token ids every target starts with on the decoder side: the decoder start token + the tokenizer's leading specials"
     probe = tokenizer("paper", add_special_tokens=False).input_ids
@@ -305,6 +319,7 @@ def decoder_start_ids(model, tokenizer)->list:
     if start is None: raise CitesumError("the model has no decoder_start_token_id")
     return [int(start)] + [int(i) for i in lead]
 
+# %% ../nbs/06a_models.ipynb #09aa9119
 def length_batches(lengths:Sequence,  # source length of each example, in tokens
                    batch_size:int,  # examples per batch
                    keys:Sequence|None=None,  # examples with different keys never share a batch (e.g. the prompt's length)
@@ -314,6 +329,7 @@ def length_batches(lengths:Sequence,  # source length of each example, in tokens
     for i in sorted(range(len(lengths)), key=lambda i: -lengths[i]): groups.setdefault(keys[i] if keys is not None else 0, []).append(i)
     return [ii[b:b+batch_size] for ii in groups.values() for b in range(0, len(ii), batch_size)]
 
+# %% ../nbs/06a_models.ipynb #d9be04a8
 def inference_autocast(device, precision:str|None):
     "Mixed precision for generation on a GPU (`bf16`, `fp16`); does nothing on CPU or for `fp32`/None"
     import torch
@@ -321,6 +337,7 @@ def inference_autocast(device, precision:str|None):
         return torch.autocast("cuda", dtype=torch.bfloat16 if precision == "bf16" else torch.float16)
     return contextlib.nullcontext()
 
+# %% ../nbs/06a_models.ipynb #f8d17e53
 GENERATE_OUTPUTS = ("continuation", "full", "both", "ids")
 
 def _no_special_tokens(model, tok, start:list, gen_kwargs:dict)->dict:
@@ -334,12 +351,14 @@ def _no_special_tokens(model, tok, start:list, gen_kwargs:dict)->dict:
     gen_kwargs.setdefault("suppress_tokens", sorted(set(tok.all_special_ids) - forced))
     return gen_kwargs
 
+# %% ../nbs/06a_models.ipynb #456e526a
 def _trimmed(row:list, tok, start:list)->list:
     if tok.pad_token_id is not None and tok.pad_token_id != start[0]:
         while row and row[-1] == tok.pad_token_id: row.pop()
     elif tok.eos_token_id in row[len(start):]: row = row[:row.index(tok.eos_token_id, len(start)) + 1]  # pad is the start token: cut after the first eos
     return row
 
+# %% ../nbs/06a_models.ipynb #06473cc0
 def _output(row:list, tok, n_start:int, k:int, output:str, prefix:str):
     dec = lambda ids: tok.decode(ids, skip_special_tokens=True).strip()
     if output == "ids": return row
@@ -347,6 +366,7 @@ def _output(row:list, tok, n_start:int, k:int, output:str, prefix:str):
     if output == "full": return dec(row[n_start:])
     return {"full": dec(row[n_start:]), "continuation": dec(row[k:]), "prefix": prefix}
 
+# %% ../nbs/06a_models.ipynb #89920b1f
 def generate(model_or_path,  # a model, or a folder/Hub name to load
              sources:Sequence,  # input texts
              *,
@@ -391,7 +411,7 @@ def generate(model_or_path,  # a model, or a folder/Hub name to load
             res[i] = _output(_trimmed(row, tok, start), tok, len(start), len(start) + len(pref[i]), output, texts[i] or "")
     return res
 
-# %% ../nbs/06a_models.ipynb #a15b43b9
+# %% ../nbs/06a_models.ipynb #f07680d6
 # Test-time generation of the authors' released scripts (github.com/morningmoni/CiteSum, script/); the paper itself only says
 # (appendix B) that lengths follow prior work (PEGASUS). The params files use these values and cite the script.
 GENERATION_PRESETS = {
@@ -400,6 +420,7 @@ GENERATION_PRESETS = {
     "gigaword": dict(min_length=4,  max_length=24, num_beams=32, source="script/test_gigaword.sh"),
     "citesum":  dict(min_length=10, max_length=100, num_beams=1, source="script/train_citesum.sh"),
 }
+
 GENERATION_KEYS = ("num_beams", "min_length", "max_length")
 
 def generation_preset(values:dict,  # the generation settings given (a parameter mapping); null ones take the preset

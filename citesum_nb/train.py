@@ -11,7 +11,7 @@ __all__ = ['LAUNCH_VARS', 'PAPER_TABLES', 'DEMO_SCALE', 'forget_connection_file'
            'sorted_by_length', 'unsort', 'decode_generated', 'EvalTexts', 'trainer_generate', 'full_val_scores',
            'predict_split', 'train_seq2seq', 'TrainParams', 'train_cites', 'write_experiment_record']
 
-# %% ../nbs/06_train.ipynb #438d2eea
+# %% ../nbs/06_train.ipynb #0db97773
 import functools, json, os, random, sys, time
 from dataclasses import dataclass
 from functools import partial
@@ -31,7 +31,7 @@ from .models import (ARCHS, CONTROL_STYLES, CONTROL_TOKENS, NOT_PRETRAINED_NOTE,
                                make_tiny_model)
 from .train_settings import TrainSettings, pad_multiple, resolve_optim, resolve_precision
 
-# %% ../nbs/06_train.ipynb #cc84f8e9
+# %% ../nbs/06_train.ipynb #5ef7d6b8
 def forget_connection_file()->bool:
     "Remove this kernel's connection file when a notebook runner wrote it outside Jupyter's runtime folder; True if removed"
     try:
@@ -42,8 +42,9 @@ def forget_connection_file()->bool:
     if not f.exists() or f.resolve().parent == Path(jupyter_runtime_dir()).resolve(): return False
     f.unlink(); return True
 
-# %% ../nbs/06_train.ipynb #3f1a0c02
+# %% ../nbs/06_train.ipynb #26ffcf3e
 LAUNCH_VARS = ("WORLD_SIZE", "RANK", "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT")   # what torchrun and accelerate launch set in each process
+
 _LAUNCH_HINT = "start the processes with torchrun or accelerate launch (they set all five), or unset WORLD_SIZE, RANK and LOCAL_RANK for one process"
 
 def launch_env(env=None,  # the environment to read (default: `os.environ`)
@@ -71,6 +72,7 @@ def launch_env(env=None,  # the environment to read (default: `os.environ`)
     if not 1 <= num["MASTER_PORT"] <= 65535: raise CitesumError(f"MASTER_PORT={num['MASTER_PORT']} is not a port (1 .. 65535); {_LAUNCH_HINT}")
     return rank, n
 
+# %% ../nbs/06_train.ipynb #84238d2d
 def world()->tuple:
     "`(rank, processes)` of this process: torch.distributed's once its group is up, else the launcher's (`launch_env`: torchrun, accelerate launch), else `(0, 1)`"
     dist = sys.modules.get("torch.distributed")   # never imports torch: importing this module stays cheap
@@ -81,6 +83,7 @@ def is_main_process()->bool:
     "True in the process that writes files: rank 0 of a distributed launch, or the only process"
     return world()[0] == 0
 
+# %% ../nbs/06_train.ipynb #6ab453a7
 def process_group():
     "`torch.distributed` with its process group up, started the way the Trainer starts it (NCCL on GPUs, gloo on CPU); None in one process"
     if world()[1] == 1: return None
@@ -93,6 +96,7 @@ def process_group():
         PartialState(cpu=not torch.cuda.is_available(), timeout=datetime.timedelta(seconds=timeout))
     return dist
 
+# %% ../nbs/06_train.ipynb #681ecee2
 def main_process_does(fn, *args, **kwargs):
     "`fn(*args, **kwargs)` run by rank 0 alone (e.g. it writes what the others then read), its result handed to every process; in one process the plain call"
     dist = process_group()
@@ -106,6 +110,7 @@ def main_process_does(fn, *args, **kwargs):
     if failed: raise (err if dist.get_rank() == 0 else CitesumError(f"rank 0 failed: {failed}"))
     return result
 
+# %% ../nbs/06_train.ipynb #27b91982
 def generate_sharded(model, sources:Sequence, **kwargs)->list:
     "`citesum_nb.models.generate` with every process of a distributed run, each its share of the length-sorted batches, gathered in the input order on every process"
     dist = process_group()
@@ -115,7 +120,7 @@ def generate_sharded(model, sources:Sequence, **kwargs)->list:
     dist.all_gather_object(parts, mine)
     return [next(p[i] for p in parts if p[i] is not None) for i in range(len(mine))]
 
-# %% ../nbs/06_train.ipynb #dd9a2c2f
+# %% ../nbs/06_train.ipynb #f26ba23b
 def _as_records(ds)->list:
     if ds is None: return []
     if hasattr(ds, "to_list"): return ds.to_list()
@@ -125,6 +130,7 @@ def _refs(x)->list:
     if isinstance(x, (list, tuple)): return [str(r) for r in x if r and str(r).strip()]
     return [str(x)] if x is not None and str(x).strip() else []
 
+# %% ../nbs/06_train.ipynb #553e0db8
 def load_for_training(model_name_or_path, tokenizer=None, control_tokens:Sequence=())->tuple:
     "`(model, tokenizer, control codes added)` of a checkpoint (name or folder) or of a model already loaded"
     if isinstance(model_name_or_path, (str, Path)):
@@ -134,6 +140,7 @@ def load_for_training(model_name_or_path, tokenizer=None, control_tokens:Sequenc
     else: model, tok = model_name_or_path, tokenizer
     return model, tok, (add_control_tokens(model, tok, control_tokens) if control_tokens else 0)
 
+# %% ../nbs/06_train.ipynb #128df630
 def tokenized(records:list, tok, s:TrainSettings):
     "A `datasets.Dataset` of input ids and labels (the first reference) for the Trainer"
     import datasets
@@ -146,11 +153,13 @@ def tokenized(records:list, tok, s:TrainSettings):
     d = datasets.Dataset.from_dict({"src": [str(r["src"]) for r in records], "tgt": [_refs(r["tgt"]) for r in records]})
     return d.map(enc, batched=True, remove_columns=["src", "tgt"])
 
+# %% ../nbs/06_train.ipynb #f31d593e
 def token_lengths(ds, column:str="input_ids")->list:
     "Length of every row of a list column of a `datasets.Dataset` (read from Arrow, without building Python lists)"
     import pyarrow.compute as pc
     return pc.list_value_length(ds.with_format("arrow")[column]).to_numpy(zero_copy_only=False).tolist()
 
+# %% ../nbs/06_train.ipynb #4cac306b
 def training_arguments(s:TrainSettings, ck_dir:Path, precision:str, evaluate:bool):
     "The Trainer's `Seq2SeqTrainingArguments` for settings `s` (best checkpoint by validation ROUGE-2 when `evaluate`)"
     import torch
@@ -172,6 +181,7 @@ def training_arguments(s:TrainSettings, ck_dir:Path, precision:str, evaluate:boo
         report_to=s.report_to, seed=s.seed, data_seed=s.seed, activation_checkpointing=s.gradient_checkpointing,
         dataloader_num_workers=s.dataloader_num_workers, disable_tqdm=s.disable_tqdm or None, torch_compile=s.torch_compile)
 
+# %% ../nbs/06_train.ipynb #6cb202bb
 def resume_point(resume:str, ck_dir:Path)->tuple:
     "`(checkpoint folder or None, its global step or None)` for `resume_from_checkpoint` ('', 'latest' or a folder)"
     if not resume: return None, None
@@ -187,7 +197,7 @@ def resume_point(resume:str, ck_dir:Path)->tuple:
     check_model_folder(resume)   # its weights readable: a checkpoint cut short is one line
     return Path(resume), step
 
-# %% ../nbs/06_train.ipynb #8c0c4d51
+# %% ../nbs/06_train.ipynb #cb65e5de
 def token_budget_batches(src_lens:Sequence,  # source tokens of each example
                          tgt_lens:Sequence,  # target tokens of each example
                          max_tokens:int,  # budget: batch size x (longest source + longest target), lengths rounded up
@@ -212,12 +222,14 @@ def token_budget_batches(src_lens:Sequence,  # source tokens of each example
         if cur: out.append(cur)
     return out
 
+# %% ../nbs/06_train.ipynb #9fab2e24
 def padded_tokens(batch:Sequence, src_lens:Sequence, tgt_lens:Sequence, pad_multiple:int|None=None)->int:
     "Padded source + target tokens of a batch of example indices: its size x (longest source + longest target), each rounded up"
     m = pad_multiple or 1
     up = lambda x: -(-int(x) // m) * m
     return len(batch) * (up(max(src_lens[i] for i in batch)) + up(max(tgt_lens[i] for i in batch)))
 
+# %% ../nbs/06_train.ipynb #c4a4ac60
 def deal_batches(batches:list,  # batches of example indices
                  n:int,  # processes
                  cost=len,  # cost of a batch (e.g. its padded tokens); batches of similar cost share a step
@@ -232,6 +244,7 @@ def deal_batches(batches:list,  # batches of example indices
     if n > 1: out.sort(key=cost, reverse=True)
     return [out[k:k+n] for k in range(0, len(out), n)]
 
+# %% ../nbs/06_train.ipynb #7b2b6605
 class TokenBudgetSampler:
     "Batch sampler over fixed batches (`token_budget_batches`) dealt to `num_replicas` processes; the steps are reshuffled every epoch with seed + epoch"
     def __init__(self, batches:list, seed:int=0, num_replicas:int=1, cost=len):
@@ -254,7 +267,7 @@ class TokenBudgetSampler:
         return cls(token_budget_batches(src, tgt, max_tokens, seed, pad_multiple), seed, num_replicas,
                    cost=partial(padded_tokens, src_lens=src, tgt_lens=tgt, pad_multiple=pad_multiple))
 
-# %% ../nbs/06_train.ipynb #f103861f
+# %% ../nbs/06_train.ipynb #7ab37c56
 @functools.cache
 def on_transformers(mixin:type,  # a class written to sit on a transformers class (its methods may call `super()`)
                     base:str,  # the name of that class in `transformers`, e.g. "Seq2SeqTrainer"
@@ -263,6 +276,7 @@ def on_transformers(mixin:type,  # a class written to sit on a transformers clas
     import transformers
     return type(mixin.__name__, (mixin, getattr(transformers, base)), {"__module__": mixin.__module__, "__doc__": mixin.__doc__})
 
+# %% ../nbs/06_train.ipynb #a4e2bcba
 class GroupedByLengthSampler:
     "transformers' length-grouped order (`get_length_grouped_indices`) for batches of `batch_size`, drawn with seed + epoch: the same order on every process"
     def __init__(self, lengths:Sequence, batch_size:int, seed:int=0): self.lengths, self.batch_size, self.seed, self.epoch = list(lengths), batch_size, seed, 0
@@ -274,6 +288,7 @@ class GroupedByLengthSampler:
         g = torch.Generator().manual_seed(self.seed * 100_003 + self.epoch)
         return iter(get_length_grouped_indices(self.lengths, self.batch_size, generator=g))
 
+# %% ../nbs/06_train.ipynb #1eb668dd
 def tied_missing_keys(model,        # a torch model
                       missing:list,  # the keys a `load_state_dict(..., strict=False)` reported missing
                      )->list:
@@ -283,6 +298,7 @@ def tied_missing_keys(model,        # a torch model
     miss = set(missing)
     return [k for g in groups.values() if not set(g) <= miss for k in g if k in miss]
 
+# %% ../nbs/06_train.ipynb #7f402f7a
 class CitesTrainer:
     "`Seq2SeqTrainer` with token-budget batches (`train_batch_sampler`), a length-grouped order shared by all processes, and evaluation in the set's order; a mixin for `on_transformers`"
     def __init__(self, *args, train_batch_sampler=None, settings:TrainSettings|None=None, eval_sources:Sequence|None=None, **kwargs):
@@ -334,6 +350,7 @@ class CitesTrainer:
         from torch.utils.data import SequentialSampler
         return SequentialSampler(eval_dataset) if eval_dataset is not None else None
 
+# %% ../nbs/06_train.ipynb #a882c575
 def token_mean_loss(outputs,  # the model's output (with `logits`)
                     labels,  # target ids, -100 where padded
                     num_items_in_batch=None,  # target tokens of the whole optimizer step (all accumulated batches); None: this batch's
@@ -347,6 +364,7 @@ def token_mean_loss(outputs,  # the model's output (with `logits`)
     n = labels.ne(-100).sum() if num_items_in_batch is None else num_items_in_batch
     return loss / (n.to(loss.device) if torch.is_tensor(n) else n)
 
+# %% ../nbs/06_train.ipynb #d5b9d287
 def library_eval_texts(trainer, sources:Sequence, s:TrainSettings)->list:
     "Texts of `sources` generated as an evaluation of the Trainer generates them (its model, beams, lengths, precision), by the library's length-sorted `generate` on every process"
     a = trainer.args
@@ -354,6 +372,7 @@ def library_eval_texts(trainer, sources:Sequence, s:TrainSettings)->list:
                             min_length=s.min_length, max_length=a.generation_max_length or s.max_length, batch_size=a.per_device_eval_batch_size,
                             max_source_length=s.max_source_length, precision="bf16" if a.bf16 else "fp16" if a.fp16 else None)
 
+# %% ../nbs/06_train.ipynb #513679e2
 def make_collator(tok, model, s:TrainSettings):
     "The collator (`DataCollatorForSeq2Seq`): pads inputs and labels (-100) to the batch's longest example, rounded up to `pad_multiple(s)`"
     from transformers import DataCollatorForSeq2Seq
@@ -380,7 +399,7 @@ def make_trainer(model, tok,  # the model and its tokenizer
         train_dataset=train_set, eval_dataset=eval_set, processing_class=tok, compute_metrics=compute_metrics, compute_loss_func=loss,
         callbacks=list(callbacks), train_batch_sampler=sampler, settings=s, eval_sources=eval_sources)
 
-# %% ../nbs/06_train.ipynb #da66f254
+# %% ../nbs/06_train.ipynb #874b8b62
 @functools.cache
 def master_weights_adamw()->type:
     "The class `MasterWeightsAdamW` (made on first use, so that importing this module does not import torch)"
@@ -433,7 +452,7 @@ def master_weights_adamw()->type:
 
     return MasterWeightsAdamW
 
-# %% ../nbs/06_train.ipynb #459150eb
+# %% ../nbs/06_train.ipynb #0bb5a12d
 def sorted_by_length(ds)->tuple:
     "`(ds sorted by source length, longest first; the order)`: `ds[k]` of the result is the original `ds[order[k]]`"
     lens = token_lengths(ds)
@@ -446,11 +465,13 @@ def unsort(xs:Sequence, order:Sequence)->list:
     for k, i in enumerate(order): out[i] = xs[k]
     return out
 
+# %% ../nbs/06_train.ipynb #ae37c7b2
 def decode_generated(tok, predictions)->list:
     "Texts of the Trainer's generated ids (-100 padding allowed), special tokens removed"
     ids = predictions[0] if isinstance(predictions, tuple) else predictions
     return [t.strip() for t in tok.batch_decode(np.where(ids < 0, tok.pad_token_id, ids), skip_special_tokens=True)]
 
+# %% ../nbs/06_train.ipynb #b0aa2a7c
 class _RougeMetrics:
     "A `compute_metrics` closure scoring the generated ids of a (sorted) evaluation set with ROUGE; keeps the texts in the original order"
     def __init__(self, tok, refs, order): self.tok, self.refs, self.order, self.texts = tok, refs, order, []
@@ -469,6 +490,7 @@ class EvalTexts:
         "The texts generated at the evaluation of `checkpoint` (a checkpoint-N folder), None if not seen in this run"
         return self.by_step.get(int(Path(checkpoint).name.split("-")[-1])) if checkpoint else None
 
+# %% ../nbs/06_train.ipynb #b6063079
 def trainer_generate(trainer, tok, records:list, s:TrainSettings)->list:
     "Texts the Trainer's evaluation generates for `records` (its beams, lengths and precision), in length-sorted batches"
     if not records: return []
@@ -478,6 +500,7 @@ def trainer_generate(trainer, tok, records:list, s:TrainSettings)->list:
     try: return unsort(decode_generated(tok, trainer.predict(ds).predictions)[:len(order)], order)   # N processes: repeats cut
     finally: trainer.compute_metrics = keep
 
+# %% ../nbs/06_train.ipynb #7bacac05
 def full_val_scores(trainer, tok, full:list, subset:list, subset_texts:list|None, s:TrainSettings, out:Path)->dict:
     "ROUGE of the trainer's (best) model on the whole validation split: the subset's texts reused, the rest generated; val_predictions.jsonl"
     n = len(subset) if subset_texts and [r["src"] for r in full[:len(subset)]] == [r["src"] for r in subset] else 0
@@ -488,7 +511,7 @@ def full_val_scores(trainer, tok, full:list, subset:list, subset_texts:list|None
                      for i, (r, rs, t) in enumerate(zip(full, refs, texts))], out/"val_predictions.jsonl")
     return {"val_rouge_full": {k: float(v) for k, v in rouge_scores(texts, refs).items()}, "n_val_full": len(full), "n_val_generated_at_end": len(full) - n}
 
-# %% ../nbs/06_train.ipynb #cd63b826
+# %% ../nbs/06_train.ipynb #cb3e4a42
 def predict_split(model, tok, records:list, s:TrainSettings, out:Path, precision:str|None=None)->dict:
     "Predictions of `records` with the test-time settings (length-sorted batches, shared by all processes), post-processed, written to predictions.jsonl; their ROUGE"
     preds = generate_sharded(model, [r["src"] for r in records], tokenizer=tok, num_beams=s.num_beams, min_length=s.min_length,
@@ -500,6 +523,7 @@ def predict_split(model, tok, records:list, s:TrainSettings, out:Path, precision
                      for i, (r, rs, p) in enumerate(zip(records, refs, preds))], out/"predictions.jsonl")
     return {k: float(v) for k, v in rouge_scores(preds, refs).items()}
 
+# %% ../nbs/06_train.ipynb #b971e836
 def _checked_records(ds, name:str)->list:
     recs = _as_records(ds)
     if recs and not {"src", "tgt"} <= set(recs[0]): raise CitesumError(f"{name} examples need 'src' and 'tgt' fields; got {sorted(recs[0])}")
@@ -510,6 +534,7 @@ def _examples_per_step(trainer, s:TrainSettings, n_train:int)->float:
     smp, n = trainer.train_batch_sampler, trainer.args.world_size
     return round(n_train / len(smp) * n * s.grad_accum_steps, 2) if smp else float(s.batch_size * s.grad_accum_steps * n)
 
+# %% ../nbs/06_train.ipynb #3720b75d
 def _evaluation(tok, ev:list, s:TrainSettings)->tuple:
     "`(validation set sorted by length, its ROUGE closure, the EvalTexts callback)`; three Nones without validation examples"
     if not ev: return None, None, None
@@ -524,6 +549,7 @@ def _fit(trainer, s:TrainSettings, ck_dir:Path)->tuple:
     result = trainer.train(resume_from_checkpoint=str(resume) if resume else None)
     return result, resumed_from, time.time() - t0
 
+# %% ../nbs/06_train.ipynb #66b862bb
 def train_seq2seq(train_ds,  # training examples with `src` and `tgt` (str or list of str)
                   eval_ds,  # validation examples (same columns) or None: scored at every evaluation
                   model_name_or_path,  # Hub name or folder of a seq2seq model (or a loaded model)
@@ -574,7 +600,7 @@ def train_seq2seq(train_ds,  # training examples with `src` and `tgt` (str or li
         (out/"metrics.json").write_text(json.dumps(metrics, indent=1))
     return metrics
 
-# %% ../nbs/06_train.ipynb #8e45555a
+# %% ../nbs/06_train.ipynb #2d175151
 PAPER_TABLES = ("", "5", "6", "7", "8", "9")   # tables of the CiteSum paper that have experiment rows (params/experiments/table<N>.yaml)
 
 @dataclass
@@ -611,6 +637,7 @@ class TrainParams(TrainSettings):
 
 DEMO_SCALE = ("lr", "max_steps", "eval_steps", "max_source_length", "num_beams", "max_length")   # the defaults TrainParams changes
 
+# %% ../nbs/06_train.ipynb #e4df3b1b
 def train_cites(params,  # `TrainParams` (or a mapping of its fields)
                )->dict:
     "Train and evaluate a CiTES model as configured by `params`; returns the metrics written to out_dir/metrics.json"
@@ -641,6 +668,7 @@ def train_cites(params,  # `TrainParams` (or a mapping of its fields)
     if p.experiment: write_experiment_record(out, p, metrics, model)
     return metrics
 
+# %% ../nbs/06_train.ipynb #1f3dfab5
 def write_experiment_record(out:Path, p:TrainParams, metrics:dict, model)->Path:
     "experiment.json of a training run that is a row of a paper table: the test ROUGE as the run's mean, read by `08_results`"
     r = metrics.get("predict_rouge") or {}

@@ -6,7 +6,7 @@
 __all__ = ['TrainSettingsNotebookParams', 'NO_FP16', 'optimizer_names', 'TrainSettings', 'resolve_precision', 'resolve_optim',
            'pad_multiple']
 
-# %% ../nbs/06b_train_settings.ipynb #12659388
+# %% ../nbs/06b_train_settings.ipynb #1b541ab5
 import functools, warnings
 from dataclasses import dataclass, fields
 from typing import Literal
@@ -16,16 +16,17 @@ from .params import PathOrName, StageParams, examples_params
 from .citations import POST_PROCESS_MODES
 from .models import generation_preset
 
-# %% ../nbs/06b_train_settings.ipynb #0f87fde5
+# %% ../nbs/06b_train_settings.ipynb #3a7519e8
 TrainSettingsNotebookParams = examples_params("TrainSettingsNotebookParams", "06b_train_settings")
 
-# %% ../nbs/06b_train_settings.ipynb #147b99a4
+# %% ../nbs/06b_train_settings.ipynb #341c5663
 @functools.cache
 def optimizer_names()->tuple:
     "`auto` and the names of transformers' optimizers (`OptimizerNames`)"
     from transformers.training_args import OptimizerNames
     return ("auto", *(o.value for o in OptimizerNames))
 
+# %% ../nbs/06b_train_settings.ipynb #500fd7c0
 @dataclass
 class TrainSettings(StageParams):
     "Every setting of `train_seq2seq` (the Trainer, generation, precision); defaults follow the authors' script/train_citesum.sh"
@@ -108,7 +109,7 @@ class TrainSettings(StageParams):
                          f"bf16 needs an AdamW of torch (optim auto, adamw_torch or adamw_torch_fused), not {self.optim}")
             self.require("param_dtype", self.precision != "fp16", "bf16 parameters cannot train in fp16 (precision fp16)")
 
-# %% ../nbs/06b_train_settings.ipynb #2e501608
+# %% ../nbs/06b_train_settings.ipynb #55bcf2e7
 NO_FP16 = ("pegasus", "pegasus_x", "bigbird_pegasus", "t5", "mt5", "umt5", "longt5")
 
 def resolve_precision(precision:str,  # auto | fp32 | bf16 | fp16
@@ -128,12 +129,14 @@ def resolve_precision(precision:str,  # auto | fp32 | bf16 | fp16
         return "fp32"
     return precision
 
+# %% ../nbs/06b_train_settings.ipynb #beba4329
 def resolve_optim(optim:str,  # auto or a name of transformers' OptimizerNames
                  )->str:
     "The Trainer's optimizer: `auto` is fused AdamW (one kernel for all parameters; PyTorch has it on GPUs and CPUs, and it is transformers' own default)"
     if optim not in optimizer_names(): raise CitesumError(f"unknown optim {optim!r}; valid: {', '.join(optimizer_names())}")
     return "adamw_torch_fused" if optim == "auto" else optim
 
+# %% ../nbs/06b_train_settings.ipynb #6a4ac093
 def pad_multiple(s:TrainSettings, cuda:bool|None=None)->int|None:
     "The collator's `pad_to_multiple_of`: `s.pad_to_multiple_of`, where 0 means 64 on a GPU and no rounding (None) on CPU"
     if s.pad_to_max_length: return None

@@ -9,7 +9,7 @@ __all__ = ['MODES', 'DATASETS', 'VARIANTS', 'BASELINES', 'TABLES', 'HUB_NAMES', 
            'model_info', 'tiny_model_for', 'generation_settings', 'score_predictions', 'predict', 'aggregate',
            'run_experiment', 'experiment_table', 'time_generation']
 
-# %% ../nbs/07_transfer.ipynb #1c254222
+# %% ../nbs/07_transfer.ipynb #245be972
 import json, math, platform, re, time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +28,7 @@ from .models import ARCHS, GENERATION_PRESETS, NOT_PRETRAINED_NOTE, TARGETS, gen
 from .train import PAPER_TABLES, train_seq2seq
 from .train_settings import TrainSettings
 
-# %% ../nbs/07_transfer.ipynb #703cf015
+# %% ../nbs/07_transfer.ipynb #5093e048
 MODES = ("zero-shot", "few-shot", "supervised", "extractive")
 DATASETS = ("scitldr", "xsum", "gigaword", "citesum")
 VARIANTS = ("none", "post_process", "prompt", "gold_prefix")
@@ -36,7 +36,7 @@ BASELINES = ("lead", "heuristic", "oracle")
 TABLES = ("", "6", "7", "8", "9")   # the paper's tables whose rows are transfer experiments ("": none)
 HUB_NAMES = {"xsum": "EdinburghNLP/xsum", "gigaword": "gigaword", "scitldr": "allenai/scitldr", "citesum": "yuningm/citesum"}
 
-# %% ../nbs/07_transfer.ipynb #9bb29f00
+# %% ../nbs/07_transfer.ipynb #05d37241
 @dataclass
 class TransferParams(TrainSettings):
     "One transfer experiment: a row of the paper's Tables 6-9 (or any other), checked before anything heavy runs; training takes `TrainSettings`"
@@ -98,7 +98,7 @@ class TransferParams(TrainSettings):
         if self.dataset != "scitldr" and self.mode == "few-shot": self.rewrite_we = False   # a SciTLDR recipe (author TLDRs in the first person)
         for k in ("n_test", "n_dev", "n_train"): self.require(k, getattr(self, k) >= 0, "must be >= 0 (0 = the whole split)")
 
-# %% ../nbs/07_transfer.ipynb #d84b043e
+# %% ../nbs/07_transfer.ipynb #17c19ce3
 def sample_k_shot(n:int,     # size of the training split
                   k:int,     # examples to draw
                   seed:int,  # seed of the draw
@@ -108,7 +108,7 @@ def sample_k_shot(n:int,     # size of the training split
     if k > n: raise CitesumError(f"cannot draw {k} examples from a training split of {n}")
     return sorted(int(i) for i in np.random.default_rng(seed).choice(n, size=k, replace=False))
 
-# %% ../nbs/07_transfer.ipynb #8e27096f
+# %% ../nbs/07_transfer.ipynb #28629e6c
 _WE = re.compile(r"^\s*We\b\s*")
 
 def rewrite_we(text:str,                         # a training target
@@ -117,12 +117,13 @@ def rewrite_we(text:str,                         # a training target
     "Replace a leading 'We' of `text` by `replacement`; other texts are returned unchanged"
     return _WE.sub(replacement + " ", text, count=1) if _WE.match(text) else text
 
+# %% ../nbs/07_transfer.ipynb #3ba26723
 def target_rewrite(spec:dict)->str:
     "The rewrite a run applies to its training targets: 'none' or the SciTLDR few-shot 'We' rewrite"
     on = bool(spec.get("rewrite_we")) and spec.get("mode") == "few-shot" and spec.get("dataset") == "scitldr"
     return "We -> This paper REF (training targets only)" if on else "none"
 
-# %% ../nbs/07_transfer.ipynb #cedb069f
+# %% ../nbs/07_transfer.ipynb #fa49b68c
 def gold_prefixes(references:list,  # per example: a list of references (author first) or one string
                   n_words:int=3,     # words taken from the first reference
                  )->list:            # one prefix string per example
@@ -133,6 +134,7 @@ def gold_prefixes(references:list,  # per example: a list of references (author 
         out.append(" ".join(str(first).split()[:n_words]))
     return out
 
+# %% ../nbs/07_transfer.ipynb #a1283a68
 def decoder_settings(variant:str,               # none | post_process | prompt | gold_prefix
                      references:list|None=None,  # needed by gold_prefix
                      prompt:str="This paper",    # prompt of the prompt variant
@@ -146,17 +148,18 @@ def decoder_settings(variant:str,               # none | post_process | prompt |
     if variant in ("none", "post_process"): return {}
     raise CitesumError(f"variant={variant!r} is not valid; choose one of: {', '.join(VARIANTS)}")
 
-# %% ../nbs/07_transfer.ipynb #ecf8a81d
+# %% ../nbs/07_transfer.ipynb #cbf2067a
 def ref_mode(variant:str,  # none | post_process | prompt | gold_prefix
             )->str:        # a mode of `citesum_nb.citations.post_process`
     "How a transfer output of `variant` treats REF: a leading REF becomes 'This paper' for post_process, every REF goes otherwise"
     if variant not in VARIANTS: raise CitesumError(f"variant={variant!r} is not valid; choose one of: {', '.join(VARIANTS)}")
     return "ref_to_this_paper" if variant == "post_process" else "remove_ref"
 
-# %% ../nbs/07_transfer.ipynb #94742d14
+# %% ../nbs/07_transfer.ipynb #b253a2d4
 def _sentences(text:str)->list:
     return [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
 
+# %% ../nbs/07_transfer.ipynb #79cb9ff5
 def write_scitldr_fixture(citesum_dir,  # a built CiteSum folder (train/validation/test.jsonl; val.jsonl in an older one)
                           out_dir,      # where the SciTLDR-format files go
                          )->Path:       # the folder with train/dev/test.jsonl
@@ -170,6 +173,7 @@ def write_scitldr_fixture(citesum_dir,  # a built CiteSum folder (train/validati
     (out/"README.md").write_text("Fixture in the SciTLDR-A format written from a CiteSum build; it is not SciTLDR.\n")
     return out
 
+# %% ../nbs/07_transfer.ipynb #8790b6c9
 def write_news_fixture(citesum_dir,  # a built CiteSum folder
                        out_dir,      # where train/validation/test.jsonl go
                        fmt:str,      # xsum (document, summary, id) | gigaword (document, summary)
@@ -185,6 +189,7 @@ def write_news_fixture(citesum_dir,  # a built CiteSum folder
     (out/"README.md").write_text(f"Fixture in the {fmt} layout written from a CiteSum build; it is not {fmt}.\n")
     return out
 
+# %% ../nbs/07_transfer.ipynb #87278f64
 def citesum_folder(data_dir:str,  # a built CiteSum folder, or "" for the bundled sample
                    work_dir,      # the run folder; the bundled sample is built beside it, shared by sibling runs
                   )->Path:
@@ -198,6 +203,7 @@ def citesum_folder(data_dir:str,  # a built CiteSum folder, or "" for the bundle
     from citesum_nb.build import build_sample_dataset
     return Path(build_sample_dataset(target))
 
+# %% ../nbs/07_transfer.ipynb #a835e2a3
 def resolve_dataset(spec:dict,  # validated experiment spec
                     work_dir,   # the run folder (for the bundled sample and the SciTLDR fixture)
                    )->tuple:    # (path or Hub name, format, note)
@@ -217,7 +223,7 @@ def resolve_dataset(spec:dict,  # validated experiment spec
         return path, ds, f"{ds} ({path})"
     return str(citesum_folder(spec.get("data_dir", ""), work_dir)), "citesum", "CiteSum"
 
-# %% ../nbs/07_transfer.ipynb #b875dad0
+# %% ../nbs/07_transfer.ipynb #5f27eb04
 def training_pairs(ds,                  # a split from `citesum_nb.data.load_split`
                    rewrite:bool=False,  # apply `rewrite_we` to the targets
                   ):
@@ -227,6 +233,7 @@ def training_pairs(ds,                  # a split from `citesum_nb.data.load_spl
     if rewrite: tgts = [rewrite_we(t) for t in tgts]
     return datasets.Dataset.from_dict({"id": list(ds["id"]), "src": list(ds["src"]), "tgt": tgts})
 
+# %% ../nbs/07_transfer.ipynb #43b91ade
 def supervised_pairs(ds,            # a CiteSum split from `load_split`
                      target:str,    # tldr | title | disci
                     ):
@@ -239,7 +246,7 @@ def supervised_pairs(ds,            # a CiteSum split from `load_split`
             rows["id"].append(ex["id"]); rows["src"].append(src); rows["tgt"].append(tgt)
     return datasets.Dataset.from_dict(rows)
 
-# %% ../nbs/07_transfer.ipynb #468ceeda
+# %% ../nbs/07_transfer.ipynb #6cdf7c9e
 def model_info(name_or_path)->dict:
     "What the run used: name or folder, model type, and whether the weights are pretrained (False for tiny models)"
     info = {"name_or_path": str(name_or_path), "pretrained": True, "note": "checkpoint by name (Hub) or folder"}
@@ -250,6 +257,7 @@ def model_info(name_or_path)->dict:
     if is_not_pretrained(name_or_path): info.update(pretrained=False, note=NOT_PRETRAINED_NOTE)
     return info
 
+# %% ../nbs/07_transfer.ipynb #44b8cd0a
 def tiny_model_for(spec:dict, out_dir, extra_texts:list)->Path:
     "Build (once) the tiny offline model of a run, its tokenizer trained on the CiteSum sample plus `extra_texts`"
     target = Path(out_dir)/"tiny_model"
@@ -258,6 +266,7 @@ def tiny_model_for(spec:dict, out_dir, extra_texts:list)->Path:
     texts = [t for r in read_jsonl(cs/"train.jsonl") for t in (r["src"], r["tgt"])] + list(extra_texts)
     return Path(make_tiny_model(texts, target, arch=spec.get("tiny_arch", "bart"), seed=spec["seeds"][0]))
 
+# %% ../nbs/07_transfer.ipynb #6c9800f0
 def generation_settings(spec:dict)->dict:
     "Every decoding choice of a run, for the record (and for `generate`)"
     g = {k: spec[k] for k in ("variant", "num_beams", "min_length", "max_length", "predict_batch_size") if k in spec}
@@ -271,6 +280,7 @@ def generation_settings(spec:dict)->dict:
     g["matches_paper_preset"] = all(g.get(k) == preset[k] for k in ("min_length", "max_length", "num_beams"))
     return g
 
+# %% ../nbs/07_transfer.ipynb #c50f714e
 def score_predictions(predictions:list, ds, spec:dict, label_set=None)->dict:
     "ROUGE (multi-max over references) for summaries and titles; macro/weighted F1 for disciplines"
     from citesum_nb.evaluate import classification_scores
@@ -279,7 +289,7 @@ def score_predictions(predictions:list, ds, spec:dict, label_set=None)->dict:
         return classification_scores(predictions, [r[0] for r in refs], label_set=label_set)
     return rouge_scores(predictions, refs, multi_ref="max")
 
-# %% ../nbs/07_transfer.ipynb #82d755fa
+# %% ../nbs/07_transfer.ipynb #a21c7ef8
 def predict(model_name_or_path, ds, spec:dict)->tuple:
     "Generate for every source of `ds` with the run's variant; returns (raw outputs, final predictions, forced prefixes)"
     kw = decoder_settings(spec["variant"], list(ds["tgt"]), spec.get("prompt", "This paper"), int(spec.get("gold_prefix_tokens", 3)))
@@ -288,6 +298,7 @@ def predict(model_name_or_path, ds, spec:dict)->tuple:
     prefixes = kw.get("decoder_prefixes") or [kw.get("prompt", "")]*len(raw)
     return raw, [post_process(r, ref_mode(spec["variant"]), prefix=p) for r, p in zip(raw, prefixes)], prefixes
 
+# %% ../nbs/07_transfer.ipynb #ca0cdd8f
 def aggregate(per_seed:list)->tuple:
     "Mean and standard deviation (n-1; 0 for one seed) of every numeric metric over seeds"
     keys = [k for k, v in per_seed[0].items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
@@ -297,15 +308,17 @@ def aggregate(per_seed:list)->tuple:
         mean[k] = float(xs.mean()); std[k] = float(xs.std(ddof=1)) if len(xs) > 1 else 0.0
     return mean, std
 
-# %% ../nbs/07_transfer.ipynb #9529852c
+# %% ../nbs/07_transfer.ipynb #d6d23b16
 def _training_record(spec:dict)->dict:
     "The Trainer settings of a run, for experiment.json (the seed of each training is in `seeds`)"
     return {k: v for k, v in TrainSettings.of(spec).to_dict().items() if k != "seed"}
 
+# %% ../nbs/07_transfer.ipynb #5a42d3cd
 def _fine_tune(train_ds, dev_ds, model, out_dir, seed:int, spec:dict)->dict:
     info = train_seq2seq(train_ds, dev_ds, str(model), str(out_dir), test_ds=[], settings=TrainSettings.of({**spec, "seed": seed}))
     return {**{k: v for k, v in info.items() if isinstance(v, (str, int, float, bool, type(None)))}, "model_used": str(Path(out_dir)/"best")}
 
+# %% ../nbs/07_transfer.ipynb #458f9b97
 def _overlap(spec:dict, test_ds, out_dir)->dict|None:
     if spec["dataset"] != "scitldr": return None
     from citesum_nb.evaluate import overlap_report
@@ -315,12 +328,14 @@ def _overlap(spec:dict, test_ds, out_dir)->dict|None:
     keep = {k: v for k, v in rep.items() if isinstance(v, (str, int, float, bool, type(None)))}
     return {**keep, "citesum_train": str(cs), "n_citesum_train": len(train_src), "n_test": len(test_ds)}
 
+# %% ../nbs/07_transfer.ipynb #a5279fca
 def _supervised_data(path, fmt:str, s:dict)->tuple:
     "(test, train, dev, label set or None) of a supervised run: pairs of the CiteSum splits for the run's target"
     pairs = lambda split, n: supervised_pairs(load_split(path, split, fmt=fmt, n=n), s["target"])
     test, train, dev = pairs("test", s.get("n_test", 0)), pairs("train", s.get("n_train", 0)), pairs("val", s.get("n_dev", 0))
     return test, train, dev, (sorted(set(train["tgt"])) if s["target"] == "disci" else None)
 
+# %% ../nbs/07_transfer.ipynb #61f991f8
 def _k_shot_data(path, fmt:str, s:dict, seed:int, sd:Path)->tuple:
     "(train, dev) pairs of one few-shot seed: k training examples drawn with `seed` (written to k_shot_sample.json), the dev split"
     train_full = load_split(path, "train", fmt=fmt)
@@ -332,6 +347,7 @@ def _k_shot_data(path, fmt:str, s:dict, seed:int, sd:Path)->tuple:
         "target_rewrite": target_rewrite(s), "n_rewritten_we": sum(a != b for a, b in zip(tr["tgt"], training_pairs(picked)["tgt"]))}, indent=1))
     return tr, dev
 
+# %% ../nbs/07_transfer.ipynb #4e64d120
 def _run_seed(seed:int, test, model, s:dict, out:Path, data:tuple)->tuple:
     "One seed of a run: fine-tune (few-shot, supervised), predict, score, write `seed_<seed>/`; `(its metrics, what it did)`"
     path, fmt, train_full, dev, label_set = data
@@ -352,6 +368,24 @@ def _run_seed(seed:int, test, model, s:dict, out:Path, data:tuple)->tuple:
     (sd/"metrics.json").write_text(json.dumps(metrics, indent=1))
     return metrics, info
 
+# %% ../nbs/07_transfer.ipynb #d9a292db
+def _versions()->dict:
+    import importlib
+    v = {}
+    for m in ("torch", "transformers", "datasets"):
+        try: v[m] = importlib.import_module(m).__version__
+        except Exception: pass
+    try:
+        import torch; v["device"] = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu"
+    except Exception: pass
+    return v
+
+# %% ../nbs/07_transfer.ipynb #29d733b0
+def _pm(mean:dict, std:dict, k:str, n_seeds:int)->str:
+    if k not in mean: return ""
+    return f"{mean[k]:.2f} ± {std[k]:.2f}" if n_seeds > 1 else f"{mean[k]:.2f}"
+
+# %% ../nbs/07_transfer.ipynb #98c9ba7a
 def run_experiment(spec,                # `TransferParams` (or a mapping of its fields)
                    log=print,           # progress messages
                   )->dict:              # the content of `experiment.json`
@@ -391,21 +425,7 @@ def run_experiment(spec,                # `TransferParams` (or a mapping of its 
     save_table(experiment_table(result), out, s["experiment"])
     return result
 
-def _versions()->dict:
-    import importlib
-    v = {}
-    for m in ("torch", "transformers", "datasets"):
-        try: v[m] = importlib.import_module(m).__version__
-        except Exception: pass
-    try:
-        import torch; v["device"] = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu"
-    except Exception: pass
-    return v
-
-def _pm(mean:dict, std:dict, k:str, n_seeds:int)->str:
-    if k not in mean: return ""
-    return f"{mean[k]:.2f} ± {std[k]:.2f}" if n_seeds > 1 else f"{mean[k]:.2f}"
-
+# %% ../nbs/07_transfer.ipynb #adb9eeb2
 def experiment_table(result:dict)->pd.DataFrame:
     "One-row results table of a finished experiment (mean ± std over seeds)"
     keys = ["macro_f1", "weighted_f1", "n_outside_label_set"] if result["target"] == "disci" else ["rouge1", "rouge2", "rougeL"]
@@ -417,7 +437,7 @@ def experiment_table(result:dict)->pd.DataFrame:
     row["model"] = (mi["name_or_path"] or mi["note"]) + (" (not pretrained)" if mi["pretrained"] is False else "")
     return pd.DataFrame([row])
 
-# %% ../nbs/07_transfer.ipynb #4396703d
+# %% ../nbs/07_transfer.ipynb #7eb1285e
 def time_generation(model_name_or_path,     # model folder or name
                     sources:list,            # source texts
                     num_beams:int=1,         # beams
