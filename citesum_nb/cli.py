@@ -6,7 +6,7 @@
 __all__ = ['SUBCOMMANDS', 'STAGE_COMMANDS', 'CliParams', 'main', 'os_error_line', 'command_parser', 'build_cli_parser',
            'build_cli', 'train_cli', 'transfer_cli', 'resolve_cli', 'cloze_cli', 'crosseval_cli', 'summarize_cli']
 
-# %% ../nbs/10_cli.ipynb #af1a807b
+# %% ../nbs/10_cli.ipynb #dfe8d673
 import argparse, contextlib, gzip, itertools, json, os, shutil, signal, sys, threading, time, warnings
 from collections.abc import Iterable
 from pathlib import Path
@@ -16,9 +16,9 @@ from .core import (CitesumError, claim_file, claim_folder, ensure_dir, output_fi
 from .params import CommandParser, add_cli_options, stage_parser, stage_values
 from .run import run_cli
 from .tools import (OPTIONS, abstraction_cli, add_options, baseline_cli, bias_cli, card_cli, docs_cli, eval_cli, human_eval_cli,
-                              init_cli, overlap_cli, tiny_model_cli)
+                              init_cli, named, overlap_cli, signature_options, tiny_model_cli)
 
-# %% ../nbs/10_cli.ipynb #283dd74b
+# %% ../nbs/10_cli.ipynb #b650459c
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -30,7 +30,7 @@ class CliParams(StageParams):
     notebook: ClassVar[str] = "10_cli"
     out_dir: FilePath = "../runs/demo/10_cli"  # scratch folder of the examples below
 
-# %% ../nbs/10_cli.ipynb #7fddd2e4
+# %% ../nbs/10_cli.ipynb #7f71924f
 SUBCOMMANDS = {
     "build":       ("build_cli",       "Build CiteSum from an S2ORC corpus (default: the bundled sample)"),
     "run":         ("run_cli",         "Execute notebooks with papermill from a parameter file (e.g. params/runs/demo.yaml)"),
@@ -59,14 +59,11 @@ def _usage()->str:
     lines += ["", "Run `citesum <command> --help` for the options of a command."]
     return "\n".join(lines)
 
-# %% ../nbs/10_cli.ipynb #a7816418
-def main(argv:list|None=None)->int:
-    "Entry point of the `citesum` console script"
-    try: return _dispatch(argv)
-    except BrokenPipeError:   # the reader went away (`citesum --help | head -1`): stop quietly, as Unix tools do
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()); return 141
+# %% ../nbs/10_cli.ipynb #9454a545
+def _terminate(signum, frame): raise KeyboardInterrupt
 
 def _dispatch(argv:list|None)->int:
+    "Run the command `argv` names; its errors become one line on stderr and an exit status"
     if argv is None and threading.current_thread() is threading.main_thread():   # the console command, not a call from Python
         signal.signal(signal.SIGTERM, _terminate)   # SIGTERM unwinds like Ctrl-C: clean-up code runs, no half-written output stays
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -91,9 +88,14 @@ def _dispatch(argv:list|None)->int:
         print(f"citesum {name}: error: {os_error_line(e)}", file=sys.stderr); return 1
     return int(rc or 0)
 
-def _terminate(signum, frame): raise KeyboardInterrupt
+# %% ../nbs/10_cli.ipynb #c3fc6ea6
+def main(argv:list|None=None)->int:
+    "Entry point of the `citesum` console script"
+    try: return _dispatch(argv)
+    except BrokenPipeError:   # the reader went away (`citesum --help | head -1`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()); return 141
 
-# %% ../nbs/10_cli.ipynb #94b22432
+# %% ../nbs/10_cli.ipynb #2af9eb01
 import errno, re
 _WRITE_ERRNOS = {errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 
@@ -108,6 +110,7 @@ def _open_file_in(tb)->str|None:
                 if isinstance(name, str) and isinstance(mode, str) and any(ch in mode for ch in "wax+"): return name
     return None
 
+# %% ../nbs/10_cli.ipynb #831152c4
 def os_error_line(e:OSError)->str:
     "The one line that says what an `OSError` stopped: `cannot write <path>: <reason>` for a write that failed"
     code = e.errno or int((re.search(r"\[Errno (\d+)\]", str(e)) or [0, 0])[1])
@@ -117,12 +120,13 @@ def os_error_line(e:OSError)->str:
         return f"cannot write {path}: {reason}" if path else f"cannot write: {reason}"
     return f"cannot read {path}: {reason}" if unreadable else f"{path}: {reason}" if path else reason
 
-# %% ../nbs/10_cli.ipynb #8388d75d
+# %% ../nbs/10_cli.ipynb #882bfa00
 _S2ORC_ALIASES = {"s2orc_dir": ["--s2orc"], "fmt": ["--format"]}   # the option names every command that reads S2ORC has always had
 
 def _check_s2orc(s2orc_dir:str):
     if s2orc_dir and not Path(s2orc_dir).exists(): raise CitesumError(f"--s2orc folder not found: {s2orc_dir}")
 
+# %% ../nbs/10_cli.ipynb #c272a6c9
 def _out_folder(prog:str, out, p, given:set, sub:str="")->Path:
     "The folder a command writes: `--out`, else the parameters' `out_dir` (/`sub`), said on stderr when it is the default"
     if out: return Path(out)
@@ -130,10 +134,13 @@ def _out_folder(prog:str, out, p, given:set, sub:str="")->Path:
     if "out_dir" not in given: print(f"{prog}: no output folder given: writing under {folder}", file=sys.stderr)
     return folder
 
+
+
+# %% ../nbs/10_cli.ipynb #22f53097
 class _Terminated(KeyboardInterrupt): "SIGTERM, raised like Ctrl-C so that every `finally` runs"
 def _raise_terminated(signum, frame): raise _Terminated()
 
-# %% ../nbs/10_cli.ipynb #9aa5d943
+# %% ../nbs/10_cli.ipynb #36954115
 _SUMFOCUS = dict(type=float, default=None, help="SumFocus setting (all three, or none to search it on the val split)")
 
 STAGE_COMMANDS = {   # command -> fn, params (module.Class), help; stage_parser's exclude/aliases/defaults; options (names of OPTIONS) and over (their help here)
@@ -184,12 +191,11 @@ STAGE_COMMANDS = {   # command -> fn, params (module.Class), help; stage_parser'
     "summarize": dict(fn="summarize_cli", params="citesum_nb.summarize.SummarizeParams",
                       help="TLDRs of abstracts with a CiTES (or any seq2seq) checkpoint, with the CiteSum paper's zero-shot recipe: prompt "
                            "'This paper', greedy, REF removed.", exclude=("out_dir",),
-                      options="texts file field id_field s2orc paper_id out overwrite json quiet",
+                      options="texts file s2orc paper_id out overwrite json quiet",
+                      signature=("citesum_nb.summarize.iter_texts", "field id_field"),   # options from the function's signature and docments
                       over=dict(texts=dict(positional=True, nargs="*", metavar="TEXT",
                                            help="abstracts to summarize (default: --file, --s2orc, or standard input, one per line)"),
                                 file=dict(help="input file: .txt (one abstract per line), .jsonl or .jsonl.gz (see --field); - for standard input"),
-                                field=dict(default="src", help="JSONL field holding the abstract (default: src)"),
-                                id_field=dict(default="id", help="JSONL field naming the abstract (default: id; else the line number)"),
                                 s2orc=dict(help="an S2ORC folder to take abstracts from (with --paper-id)"),
                                 paper_id=dict(nargs="+", default=[], help="paper id(s) in the --s2orc corpus"),
                                 out="write the TLDRs here (.jsonl: id, tldr, truncated; other names: one TLDR per line); never an input; "
@@ -197,22 +203,22 @@ STAGE_COMMANDS = {   # command -> fn, params (module.Class), help; stage_parser'
                                 json="print one JSON object per line instead of plain TLDRs")),
 }
 
+# %% ../nbs/10_cli.ipynb #dd62ac74
 def command_parser(name:str)->CommandParser:
     "The parser of stage command `name` from its row of `STAGE_COMMANDS`"
-    import importlib
-    r = STAGE_COMMANDS[name]
-    mod, cls = r["params"].rsplit(".", 1)
-    cls = getattr(importlib.import_module(mod), cls)
+    r = STAGE_COMMANDS[name]; cls = named(r["params"])
     if "fields" in r:   # some of the class's parameters (where `options` has `*`), no parameter file
         return add_options(CommandParser(prog=f"citesum {name}", description=r["help"]), r["options"], params=(cls, r["fields"]), **r["over"])
     p = stage_parser(cls, f"citesum {name}", r["help"], r.get("exclude", ()), r.get("aliases"), r.get("defaults"))
-    return add_options(p, r["options"], **r["over"])
+    add_options(p, r["options"], **r["over"]); sig = r.get("signature")
+    return signature_options(p, named(sig[0]), sig[1], **r["over"]) if sig else p
 
-# %% ../nbs/10_cli.ipynb #bfcd57bd
+# %% ../nbs/10_cli.ipynb #d62a57fd
 def build_cli_parser():
     "The parser of `citesum build`: `BuildParams`' options, the names the command has always had kept as aliases"
     return command_parser("build")
 
+# %% ../nbs/10_cli.ipynb #2bd43e74
 def build_cli(argv:list|None=None)->int:
     "`citesum build`: build CiteSum from S2ORC (or the bundled sample) and print the report"
     from citesum_nb.build import build_citesum, damage_summary
@@ -236,7 +242,7 @@ def build_cli(argv:list|None=None)->int:
     if damage_summary(report): print(f"citesum build: damaged input: {damage_summary(report)} (see {out/'report.md'})", file=sys.stderr)
     return 1 if a.strict and damage_summary(report) else 0
 
-# %% ../nbs/10_cli.ipynb #e7714e6b
+# %% ../nbs/10_cli.ipynb #56a4cbb9
 @contextlib.contextmanager
 def _train_folder(p, overwrite:bool, main:bool=True):
     "Claim the training run folder `p.out_dir` (see above); `main`: this process marks it and moves a finished run aside"
@@ -254,7 +260,7 @@ def _train_folder(p, overwrite:bool, main:bool=True):
         raise
     if old is not None: shutil.rmtree(old, ignore_errors=True)
 
-# %% ../nbs/10_cli.ipynb #e4498bc4
+# %% ../nbs/10_cli.ipynb #f4da6215
 def train_cli(argv:list|None=None)->int:
     "`citesum train`: train a CiTES model from a params file, a row of an experiments table and options (`TrainParams`)"
     from citesum_nb.models import check_model_folder
@@ -277,7 +283,7 @@ def train_cli(argv:list|None=None)->int:
     for k, v in rows: print(f"{k:18} {v}")
     return 0
 
-# %% ../nbs/10_cli.ipynb #d2b20547
+# %% ../nbs/10_cli.ipynb #a4aac5f9
 def transfer_cli(argv:list|None=None)->int:
     "`citesum transfer`: run one transfer experiment (a table row, a params file, options) and print its results row"
     from citesum_nb.transfer import experiment_table, run_experiment
@@ -289,7 +295,7 @@ def transfer_cli(argv:list|None=None)->int:
     else: print(experiment_table(res).to_markdown(index=False))
     return 0
 
-# %% ../nbs/10_cli.ipynb #41de4ac1
+# %% ../nbs/10_cli.ipynb #24f1b01a
 _RESOLVE_JSON_KEYS = ["scorer", "representation", "window", "accuracy", "random_baseline", "n_docs", "n_contexts", "n_citations"]
 
 def resolve_cli(argv:list|None=None)->int:
@@ -321,7 +327,7 @@ def _resolve(a, p, tmp)->int:
                           "bad_input": corpus.log.to_dict(), "seconds": round(secs, 2)}, default=float))
     return 0
 
-# %% ../nbs/10_cli.ipynb #56c752dd
+# %% ../nbs/10_cli.ipynb #a1793dbb
 def _cloze_build(argv:list)->int:
     from citesum_nb.cloze import build_cloze, cloze_report_markdown
     a = command_parser("cloze build").parse_args(argv)
@@ -332,6 +338,7 @@ def _cloze_build(argv:list)->int:
     print(cloze_report_markdown(report)); print(f"dataset written to {out.resolve()}")
     return 0
 
+# %% ../nbs/10_cli.ipynb #c9a1d61e
 def _cloze_baseline(argv:list)->int:
     from citesum_nb.cloze_baselines import ClozeBaselinesParams, load_cloze, score_baseline
     a = command_parser("cloze baseline").parse_args(argv)
@@ -350,6 +357,7 @@ def _cloze_baseline(argv:list)->int:
     for lab, suf in (("F", ""), ("R", "_r")): print(f"{lab:8}" + "".join(f"{s[m + suf]:8.2f}" for m in ("rouge1", "rouge2", "rougeL")))
     return 0
 
+# %% ../nbs/10_cli.ipynb #7f2b54d9
 def cloze_cli(argv:list|None=None)->int:
     "`citesum cloze build|baseline`: build the summary cloze dataset, or run and score one of its baselines"
     argv = list(argv or [])
@@ -361,7 +369,7 @@ def cloze_cli(argv:list|None=None)->int:
     ap.parse_args(argv)   # --help, or a one-line error naming the actions
     return 2
 
-# %% ../nbs/10_cli.ipynb #1ab21ab0
+# %% ../nbs/10_cli.ipynb #80702d37
 def _matrix_report(a)->int:
     import matplotlib.pyplot as plt
     from citesum_nb.analysis import save_figure
@@ -395,9 +403,10 @@ def crosseval_cli(argv:list|None=None)->int:
     else: print(tab.to_string(index=False)); print(f"tables in {Path(p.out_dir)/'results'}")
     return 0
 
-# %% ../nbs/10_cli.ipynb #1ca2299a
+# %% ../nbs/10_cli.ipynb #fa1eba26
 def _summarize_parser()->argparse.ArgumentParser: return command_parser("summarize")
 
+# %% ../nbs/10_cli.ipynb #99fc7a60
 _NO_ABSTRACTS = "no abstracts: give them as arguments, with --file or --s2orc/--paper-id, or on standard input"
 
 def _summary_inputs(a)->Iterable:
@@ -418,7 +427,7 @@ def _summary_inputs(a)->Iterable:
     if first is None: raise CitesumError("standard input: no abstracts (it is empty or has blank lines only)")
     return itertools.chain([first], pairs)
 
-# %% ../nbs/10_cli.ipynb #92eabfa3
+# %% ../nbs/10_cli.ipynb #49ab3c7c
 def _summary_sources(a)->list: return [a.file, a.s2orc, a.model]   # what `summarize --out` must never be
 
 def _write_summaries(res:Iterable, a):
@@ -440,6 +449,7 @@ def _write_summaries(res:Iterable, a):
     else:
         for r in res: print(standard_json(r, ensure_ascii=False) if a.json else r["tldr"], flush=True)
 
+# %% ../nbs/10_cli.ipynb #43764565
 def summarize_cli(argv:list|None=None)->int:
     "`citesum summarize`: TLDRs of abstracts given as arguments, in a file, on standard input, or by S2ORC paper id"
     from citesum_nb.summarize import TruncationWarning, load_summarizer, summarize_iter

@@ -7,7 +7,7 @@ __all__ = ['RunParams', 'STEP_KEYS', 'BATCH_ENV', 'BATCH_WARNINGS', 'INLINE_BACK
            'check_step', 'plan_run', 'select_steps', 'check_kernel', 'claim_run_folder', 'batch_kernel',
            'batch_kernel_manager', 'execute_run', 'summarize_run', 'run_parser', 'run_cli']
 
-# %% ../nbs/10a_run.ipynb #653b0b58
+# %% ../nbs/10a_run.ipynb #d4cea8c8
 import contextlib, functools, importlib, json, os, re, sys, time
 from pathlib import Path
 
@@ -17,10 +17,10 @@ from .core import CitesumError, claim_folder, ensure_dir, read_marker, write_mar
 from .params import (CommandParser, check_identifier, examples_params, file_base, fill_run_dir, is_table, project_root,
                                read_yaml, resolve_paths, row_values, stage_params, table_rows)
 
-# %% ../nbs/10a_run.ipynb #8736c759
+# %% ../nbs/10a_run.ipynb #f18de2c2
 RunParams = examples_params("RunParams", "10a_run")
 
-# %% ../nbs/10a_run.ipynb #e5ed4c9e
+# %% ../nbs/10a_run.ipynb #0723c006
 def stage_class(stem:str,         # a notebook stem, e.g. "07_transfer"
                 nbs:Path,         # the project's nbs/ folder
                ):
@@ -33,7 +33,7 @@ def stage_class(stem:str,         # a notebook stem, e.g. "07_transfer"
     if cls is None: raise CitesumError(f"{stem} defines no parameter class (a StageParams with notebook = {stem!r})")
     return cls
 
-# %% ../nbs/10a_run.ipynb #61be0ca3
+# %% ../nbs/10a_run.ipynb #e6939577
 def inside(path,       # a file the run is about to write
            folder,     # the run folder
            what:str,   # what the file is, for the message
@@ -43,7 +43,7 @@ def inside(path,       # a file the run is about to write
     if f not in p.parents: raise CitesumError(f"{what} {p} would lie outside the run folder {f}")
     return p
 
-# %% ../nbs/10a_run.ipynb #12467de3
+# %% ../nbs/10a_run.ipynb #9536f2fa
 def _step(name:str, stem:str, values:dict, base:Path, root:Path)->dict:
     "One planned step: its stage class checks the names and types; relative paths are read from `base`"
     cls = stage_class(stem, root/"nbs")
@@ -52,6 +52,7 @@ def _step(name:str, stem:str, values:dict, base:Path, root:Path)->dict:
     return dict(name=check_identifier(name, "step name"), notebook=root/"nbs"/f"{stem}.ipynb", cls=cls,
                 parameters=resolve_paths(values, cls, base))
 
+# %% ../nbs/10a_run.ipynb #07175b00
 def _table_steps(path:Path, root:Path, profile=None, rows=None, after=True, extra=None, name=None)->list:
     "The steps of an experiments table: one per row (named by its row id), then its `after` steps"
     spec = read_yaml(path); cls = stage_class(spec.get("notebook", ""), root/"nbs")
@@ -61,6 +62,7 @@ def _table_steps(path:Path, root:Path, profile=None, rows=None, after=True, extr
     prof = (spec.get("profiles") or {}).get(profile) or {} if profile else {}
     return steps + (_spec_steps(prof.get("after", spec.get("after")) or [], path, root, profile) if after else [])   # a profile may have its own
 
+# %% ../nbs/10a_run.ipynb #202da31f
 STEP_KEYS = {"notebook": "text", "params": "text", "experiments": "text", "name": "text", "profile": "text",
              "parameters": "a mapping", "rows": "a list of row ids", "after": "true or false"}   # a run spec step's keys, and their types
 
@@ -83,6 +85,7 @@ def check_step(st,               # one entry of a run spec's `steps` (or a table
             raise CitesumError(f"{where}: {k} must be {STEP_KEYS[k]}, got {v!r}")
     return st
 
+# %% ../nbs/10a_run.ipynb #6e3dd30d
 def _spec_steps(entries:list, spec_file:Path, root:Path, profile=None)->list:
     "The steps of a run spec's `steps` list"
     steps = []
@@ -99,6 +102,7 @@ def _spec_steps(entries:list, spec_file:Path, root:Path, profile=None)->list:
         else: steps.append(_step(st.get("name") or st["notebook"], st["notebook"], extra, file_base(spec_file), root))
     return steps
 
+# %% ../nbs/10a_run.ipynb #9f94bf5d
 def _run_folder(run_file:Path, spec:dict, root:Path, run_dir, profile)->Path:
     "The run folder: `run_dir` given, else the run spec's `run_dir`, else runs/<file stem>[.<profile>] of the project"
     given = run_dir or (spec.get("run_dir") if "steps" in spec else None)   # a params file's own `run_dir` is a parameter (14_cards)
@@ -107,6 +111,7 @@ def _run_folder(run_file:Path, spec:dict, root:Path, run_dir, profile)->Path:
     rdir = Path(given or f"runs/{run_file.name.removesuffix('.yaml')}" + (f".{profile}" if profile else ""))
     return (rdir if rdir.is_absolute() else root/rdir).resolve()
 
+# %% ../nbs/10a_run.ipynb #67f66328
 def plan_run(run_file,              # a run spec, an experiments table or a per-notebook params file
              root=None,             # project root (folder with nbs/ and params/); found from `run_file` by default
              run_dir=None,          # override the run folder
@@ -132,7 +137,7 @@ def plan_run(run_file,              # a run spec, an experiments table or a per-
         s["cls"].from_dict(s["parameters"], f"{run_file.name}: step {s['name']}")   # checked before the first step runs
     return rdir, steps
 
-# %% ../nbs/10a_run.ipynb #d5d37a70
+# %% ../nbs/10a_run.ipynb #d8b87a37
 def select_steps(steps:list,  # the planned steps of a run
                  only=None,   # step names or notebook stems to keep (None: all)
                 )->list:
@@ -143,6 +148,7 @@ def select_steps(steps:list,  # the planned steps of a run
     if bad: raise CitesumError(f"unknown step(s) {', '.join(bad)}; the steps of this run are: {', '.join(s['name'] for s in steps)}")
     return [s for s in steps if s["name"] in only or s["notebook"].stem in only]
 
+# %% ../nbs/10a_run.ipynb #a4e909bd
 def check_kernel(kernel:str)->str:
     "`kernel` if Jupyter knows it, else a one-line error listing the installed kernels"
     from jupyter_client.kernelspec import KernelSpecManager
@@ -150,7 +156,7 @@ def check_kernel(kernel:str)->str:
     if kernel not in specs: raise CitesumError(f"unknown Jupyter kernel '{kernel}'; installed kernels: {', '.join(sorted(specs)) or 'none'}")
     return kernel
 
-# %% ../nbs/10a_run.ipynb #91eb83c5
+# %% ../nbs/10a_run.ipynb #93083946
 def claim_run_folder(rdir:Path,   # the planned run folder
                      run_file,    # the run spec (an input: never inside the run folder's reach)
                      mark:bool=False,  # create and mark the folder (else only check it)
@@ -163,18 +169,20 @@ def claim_run_folder(rdir:Path,   # the planned run folder
         if read_marker(r) is None: write_marker(r, "run")
     return r
 
-# %% ../nbs/10a_run.ipynb #03c10496
+# %% ../nbs/10a_run.ipynb #5eca0e86
 def _write_plan(rdir:Path, run_file, steps:list):
     "run.yaml: the whole plan of the run folder (every step, whatever `--only` selects)"
     plan = [{"name": s["name"], "notebook": s["notebook"].name, "parameters": s["parameters"]} for s in steps]
     inside(rdir/"run.yaml", rdir, "the plan").write_text(yaml.safe_dump({"source": str(Path(run_file).resolve()), "steps": plan}, sort_keys=False))
 
+# %% ../nbs/10a_run.ipynb #d72d5835
 def _log_invocation(rdir:Path, started:float, only, done:list, status:str, seconds:dict):
     "Append one line per invocation to run_log.jsonl: when, which steps, how long each ran, how it ended"
     with open(inside(rdir/"run_log.jsonl", rdir, "the run log"), "a") as f:
         f.write(json.dumps({"started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)), "only": only,
                             "steps_run": done, "status": status, "seconds": seconds}) + "\n")
 
+# %% ../nbs/10a_run.ipynb #cdd35881
 BATCH_ENV = {"TQDM_DISABLE": "1"}                       # no progress bars in a kernel nobody watches
 BATCH_WARNINGS = "ignore:IProgress not found"          # tqdm's notice that ipywidgets is missing
 INLINE_BACKEND = "module://matplotlib_inline.backend_inline"   # figures as image outputs, whatever MPLBACKEND the caller exported
@@ -192,6 +200,7 @@ def batch_kernel():
             if v is None: os.environ.pop(k, None)
             else: os.environ[k] = v
 
+# %% ../nbs/10a_run.ipynb #1c9827bb
 @functools.cache
 def batch_kernel_manager()->type:
     "jupyter_client's `AsyncKernelManager` without the SIGINT it sends a kernel before asking it to shut down (made on first use)"
@@ -202,6 +211,7 @@ def batch_kernel_manager()->type:
             if not self.shutting_down: await super()._async_interrupt_kernel()
     return BatchKernelManager
 
+# %% ../nbs/10a_run.ipynb #c0fcca62
 def _execute_step(s:dict, rdir:Path, kernel:str, log_output:bool, progress:bool):
     "Run one planned step with papermill (a batch kernel over IPC); a failing cell is a one-line `CitesumError` naming the executed notebook"
     import papermill as pm
@@ -216,6 +226,7 @@ def _execute_step(s:dict, rdir:Path, kernel:str, log_output:bool, progress:bool)
     except pm.PapermillExecutionError as e:
         raise CitesumError(f"step {s['name']} failed in cell {e.exec_count}: {e.ename}: {e.evalue} (see {out_nb})") from None
 
+# %% ../nbs/10a_run.ipynb #045a3c39
 def execute_run(run_file, root=None, run_dir=None, only:list|None=None, kernel="python3", log_output=False,
                 progress:bool|None=None,  # papermill's cell bar; None: when stderr is a terminal
                 profile:str|None=None)->Path:
@@ -236,7 +247,7 @@ def execute_run(run_file, root=None, run_dir=None, only:list|None=None, kernel="
     finally: _log_invocation(rdir, started, only, done, status, seconds)
     return rdir
 
-# %% ../nbs/10a_run.ipynb #a5729fed
+# %% ../nbs/10a_run.ipynb #5c0dbf77
 def summarize_run(rdir:Path,  # a run folder
                   since:float|None=None,  # list only files written at or after this time (seconds since the epoch)
                  )->str:
@@ -254,7 +265,7 @@ def summarize_run(rdir:Path,  # a run folder
         if ps: lines += [f"{k} ({len(ps)}):"] + [f"  {rel(p)}" for p in ps]
     return "\n".join(lines)
 
-# %% ../nbs/10a_run.ipynb #c081ffe5
+# %% ../nbs/10a_run.ipynb #67ee0832
 RUN_OPTIONS = {   # the options of `citesum run`, rows of `add_options` (10b_tools)
     "file":       dict(positional=True, help="run spec (with steps), experiments table or single-notebook parameter file, e.g. params/runs/demo.yaml"),
     "run_dir":    dict(help="override the run folder (default: run_dir in the file, else runs/<file stem>)"),
@@ -271,6 +282,7 @@ def run_parser()->CommandParser:
     from citesum_nb.tools import add_options
     return add_options(CommandParser(prog="citesum run", description="Execute the project's notebooks with papermill from a parameter file."), RUN_OPTIONS)
 
+# %% ../nbs/10a_run.ipynb #eaf4b45d
 def run_cli(argv:list|None=None)->int:
     "`citesum run FILE`: execute notebooks with papermill and print where the outputs are"
     a = run_parser().parse_args(argv)
