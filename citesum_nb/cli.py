@@ -6,7 +6,7 @@
 __all__ = ['SUBCOMMANDS', 'STAGE_COMMANDS', 'CliParams', 'main', 'os_error_line', 'command_parser', 'build_cli_parser',
            'build_cli', 'train_cli', 'transfer_cli', 'resolve_cli', 'cloze_cli', 'crosseval_cli', 'summarize_cli']
 
-# %% ../nbs/10_cli.ipynb #dfe8d673
+# %% ../nbs/10_cli.ipynb #1a45e2df
 import argparse, contextlib, gzip, itertools, json, os, shutil, signal, sys, threading, time, warnings
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,7 +18,7 @@ from .run import run_cli
 from .tools import (OPTIONS, abstraction_cli, add_options, baseline_cli, bias_cli, card_cli, docs_cli, eval_cli, human_eval_cli,
                               init_cli, named, overlap_cli, signature_options, tiny_model_cli)
 
-# %% ../nbs/10_cli.ipynb #b650459c
+# %% ../nbs/10_cli.ipynb #3671695c
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -30,7 +30,7 @@ class CliParams(StageParams):
     notebook: ClassVar[str] = "10_cli"
     out_dir: FilePath = "../runs/demo/10_cli"  # scratch folder of the examples below
 
-# %% ../nbs/10_cli.ipynb #7f71924f
+# %% ../nbs/10_cli.ipynb #8e154bfa
 SUBCOMMANDS = {
     "build":       ("build_cli",       "Build CiteSum from an S2ORC corpus (default: the bundled sample)"),
     "run":         ("run_cli",         "Execute notebooks with papermill from a parameter file (e.g. params/runs/demo.yaml)"),
@@ -59,7 +59,7 @@ def _usage()->str:
     lines += ["", "Run `citesum <command> --help` for the options of a command."]
     return "\n".join(lines)
 
-# %% ../nbs/10_cli.ipynb #9454a545
+# %% ../nbs/10_cli.ipynb #2c45719f
 def _terminate(signum, frame): raise KeyboardInterrupt
 
 def _dispatch(argv:list|None)->int:
@@ -88,14 +88,14 @@ def _dispatch(argv:list|None)->int:
         print(f"citesum {name}: error: {os_error_line(e)}", file=sys.stderr); return 1
     return int(rc or 0)
 
-# %% ../nbs/10_cli.ipynb #c3fc6ea6
+# %% ../nbs/10_cli.ipynb #29aa9113
 def main(argv:list|None=None)->int:
     "Entry point of the `citesum` console script"
     try: return _dispatch(argv)
     except BrokenPipeError:   # the reader went away (`citesum --help | head -1`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()); return 141
 
-# %% ../nbs/10_cli.ipynb #2af9eb01
+# %% ../nbs/10_cli.ipynb #9fbad80e
 import errno, re
 _WRITE_ERRNOS = {errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 
@@ -110,7 +110,7 @@ def _open_file_in(tb)->str|None:
                 if isinstance(name, str) and isinstance(mode, str) and any(ch in mode for ch in "wax+"): return name
     return None
 
-# %% ../nbs/10_cli.ipynb #831152c4
+# %% ../nbs/10_cli.ipynb #2578a0d0
 def os_error_line(e:OSError)->str:
     "The one line that says what an `OSError` stopped: `cannot write <path>: <reason>` for a write that failed"
     code = e.errno or int((re.search(r"\[Errno (\d+)\]", str(e)) or [0, 0])[1])
@@ -120,13 +120,13 @@ def os_error_line(e:OSError)->str:
         return f"cannot write {path}: {reason}" if path else f"cannot write: {reason}"
     return f"cannot read {path}: {reason}" if unreadable else f"{path}: {reason}" if path else reason
 
-# %% ../nbs/10_cli.ipynb #882bfa00
+# %% ../nbs/10_cli.ipynb #f049d0df
 _S2ORC_ALIASES = {"s2orc_dir": ["--s2orc"], "fmt": ["--format"]}   # the option names every command that reads S2ORC has always had
 
 def _check_s2orc(s2orc_dir:str):
     if s2orc_dir and not Path(s2orc_dir).exists(): raise CitesumError(f"--s2orc folder not found: {s2orc_dir}")
 
-# %% ../nbs/10_cli.ipynb #c272a6c9
+# %% ../nbs/10_cli.ipynb #f245d9b4
 def _out_folder(prog:str, out, p, given:set, sub:str="")->Path:
     "The folder a command writes: `--out`, else the parameters' `out_dir` (/`sub`), said on stderr when it is the default"
     if out: return Path(out)
@@ -136,13 +136,11 @@ def _out_folder(prog:str, out, p, given:set, sub:str="")->Path:
 
 
 
-# %% ../nbs/10_cli.ipynb #22f53097
+# %% ../nbs/10_cli.ipynb #5bfd53ad
 class _Terminated(KeyboardInterrupt): "SIGTERM, raised like Ctrl-C so that every `finally` runs"
 def _raise_terminated(signum, frame): raise _Terminated()
 
-# %% ../nbs/10_cli.ipynb #36954115
-_SUMFOCUS = dict(type=float, default=None, help="SumFocus setting (all three, or none to search it on the val split)")
-
+# %% ../nbs/10_cli.ipynb #a550b74b
 STAGE_COMMANDS = {   # command -> fn, params (module.Class), help; stage_parser's exclude/aliases/defaults; options (names of OPTIONS) and over (their help here)
     "build": dict(fn="build_cli", params="citesum_nb.build.BuildParams",
                   help="Build CiteSum from an S2ORC corpus. Without --s2orc, builds the bundled sample corpus.",
@@ -167,6 +165,12 @@ STAGE_COMMANDS = {   # command -> fn, params (module.Class), help; stage_parser'
                     exclude=("progress", "fig_dir", "published", "report_min_refs"), aliases={**_S2ORC_ALIASES, "out_dir": ["--out"]},
                     options="json quiet overwrite", over=dict(json="end with one line of JSON: rows, ordering, bad input, seconds",
                                                               overwrite="replace a previous output of citesum resolve in --out")),
+}
+
+# %% ../nbs/10_cli.ipynb #1751dbd9
+_SUMFOCUS = dict(type=float, default=None, help="SumFocus setting (all three, or none to search it on the val split)")
+
+STAGE_COMMANDS |= {   # (continued)
     "cloze build": dict(fn="_cloze_build", params="citesum_nb.cloze.ClozeParams",
                         help="Build the summary cloze dataset from S2ORC (default: the bundled sample)",
                         exclude=("out_dir", "published"), aliases=_S2ORC_ALIASES, options="out overwrite",
@@ -203,7 +207,7 @@ STAGE_COMMANDS = {   # command -> fn, params (module.Class), help; stage_parser'
                                 json="print one JSON object per line instead of plain TLDRs")),
 }
 
-# %% ../nbs/10_cli.ipynb #dd62ac74
+# %% ../nbs/10_cli.ipynb #69719a5d
 def command_parser(name:str)->CommandParser:
     "The parser of stage command `name` from its row of `STAGE_COMMANDS`"
     r = STAGE_COMMANDS[name]; cls = named(r["params"])
@@ -213,12 +217,12 @@ def command_parser(name:str)->CommandParser:
     add_options(p, r["options"], **r["over"]); sig = r.get("signature")
     return signature_options(p, named(sig[0]), sig[1], **r["over"]) if sig else p
 
-# %% ../nbs/10_cli.ipynb #d62a57fd
+# %% ../nbs/10_cli.ipynb #fe42f53b
 def build_cli_parser():
     "The parser of `citesum build`: `BuildParams`' options, the names the command has always had kept as aliases"
     return command_parser("build")
 
-# %% ../nbs/10_cli.ipynb #2bd43e74
+# %% ../nbs/10_cli.ipynb #b419ea13
 def build_cli(argv:list|None=None)->int:
     "`citesum build`: build CiteSum from S2ORC (or the bundled sample) and print the report"
     from citesum_nb.build import build_citesum, damage_summary
@@ -242,7 +246,7 @@ def build_cli(argv:list|None=None)->int:
     if damage_summary(report): print(f"citesum build: damaged input: {damage_summary(report)} (see {out/'report.md'})", file=sys.stderr)
     return 1 if a.strict and damage_summary(report) else 0
 
-# %% ../nbs/10_cli.ipynb #56a4cbb9
+# %% ../nbs/10_cli.ipynb #96996396
 @contextlib.contextmanager
 def _train_folder(p, overwrite:bool, main:bool=True):
     "Claim the training run folder `p.out_dir` (see above); `main`: this process marks it and moves a finished run aside"
@@ -260,7 +264,7 @@ def _train_folder(p, overwrite:bool, main:bool=True):
         raise
     if old is not None: shutil.rmtree(old, ignore_errors=True)
 
-# %% ../nbs/10_cli.ipynb #f4da6215
+# %% ../nbs/10_cli.ipynb #012f86aa
 def train_cli(argv:list|None=None)->int:
     "`citesum train`: train a CiTES model from a params file, a row of an experiments table and options (`TrainParams`)"
     from citesum_nb.models import check_model_folder
@@ -283,7 +287,7 @@ def train_cli(argv:list|None=None)->int:
     for k, v in rows: print(f"{k:18} {v}")
     return 0
 
-# %% ../nbs/10_cli.ipynb #a4aac5f9
+# %% ../nbs/10_cli.ipynb #77469a18
 def transfer_cli(argv:list|None=None)->int:
     "`citesum transfer`: run one transfer experiment (a table row, a params file, options) and print its results row"
     from citesum_nb.transfer import experiment_table, run_experiment
@@ -295,7 +299,7 @@ def transfer_cli(argv:list|None=None)->int:
     else: print(experiment_table(res).to_markdown(index=False))
     return 0
 
-# %% ../nbs/10_cli.ipynb #24f1b01a
+# %% ../nbs/10_cli.ipynb #dbe0e180
 _RESOLVE_JSON_KEYS = ["scorer", "representation", "window", "accuracy", "random_baseline", "n_docs", "n_contexts", "n_citations"]
 
 def resolve_cli(argv:list|None=None)->int:
@@ -327,7 +331,7 @@ def _resolve(a, p, tmp)->int:
                           "bad_input": corpus.log.to_dict(), "seconds": round(secs, 2)}, default=float))
     return 0
 
-# %% ../nbs/10_cli.ipynb #a1793dbb
+# %% ../nbs/10_cli.ipynb #9609c509
 def _cloze_build(argv:list)->int:
     from citesum_nb.cloze import build_cloze, cloze_report_markdown
     a = command_parser("cloze build").parse_args(argv)
@@ -338,7 +342,7 @@ def _cloze_build(argv:list)->int:
     print(cloze_report_markdown(report)); print(f"dataset written to {out.resolve()}")
     return 0
 
-# %% ../nbs/10_cli.ipynb #c9a1d61e
+# %% ../nbs/10_cli.ipynb #36a7478c
 def _cloze_baseline(argv:list)->int:
     from citesum_nb.cloze_baselines import ClozeBaselinesParams, load_cloze, score_baseline
     a = command_parser("cloze baseline").parse_args(argv)
@@ -357,7 +361,7 @@ def _cloze_baseline(argv:list)->int:
     for lab, suf in (("F", ""), ("R", "_r")): print(f"{lab:8}" + "".join(f"{s[m + suf]:8.2f}" for m in ("rouge1", "rouge2", "rougeL")))
     return 0
 
-# %% ../nbs/10_cli.ipynb #7f2b54d9
+# %% ../nbs/10_cli.ipynb #1368b75a
 def cloze_cli(argv:list|None=None)->int:
     "`citesum cloze build|baseline`: build the summary cloze dataset, or run and score one of its baselines"
     argv = list(argv or [])
@@ -369,7 +373,7 @@ def cloze_cli(argv:list|None=None)->int:
     ap.parse_args(argv)   # --help, or a one-line error naming the actions
     return 2
 
-# %% ../nbs/10_cli.ipynb #80702d37
+# %% ../nbs/10_cli.ipynb #ce4b8068
 def _matrix_report(a)->int:
     import matplotlib.pyplot as plt
     from citesum_nb.analysis import save_figure
@@ -386,6 +390,7 @@ def _matrix_report(a)->int:
     print(standard_json(res) if a.json else f"stiffness {res['stiffness']:.2f}\nstableness {res['stableness']:.2f}")
     return 0
 
+# %% ../nbs/10_cli.ipynb #bd724607
 def crosseval_cli(argv:list|None=None)->int:
     "`citesum crosseval`: run the cross-dataset matrix (`CrossEvalParams`), or summarise a matrix from a CSV file"
     from citesum_nb.crosseval import run_crosseval
@@ -403,10 +408,10 @@ def crosseval_cli(argv:list|None=None)->int:
     else: print(tab.to_string(index=False)); print(f"tables in {Path(p.out_dir)/'results'}")
     return 0
 
-# %% ../nbs/10_cli.ipynb #fa1eba26
+# %% ../nbs/10_cli.ipynb #7d4eec80
 def _summarize_parser()->argparse.ArgumentParser: return command_parser("summarize")
 
-# %% ../nbs/10_cli.ipynb #99fc7a60
+# %% ../nbs/10_cli.ipynb #06f29153
 _NO_ABSTRACTS = "no abstracts: give them as arguments, with --file or --s2orc/--paper-id, or on standard input"
 
 def _summary_inputs(a)->Iterable:
@@ -427,7 +432,7 @@ def _summary_inputs(a)->Iterable:
     if first is None: raise CitesumError("standard input: no abstracts (it is empty or has blank lines only)")
     return itertools.chain([first], pairs)
 
-# %% ../nbs/10_cli.ipynb #49ab3c7c
+# %% ../nbs/10_cli.ipynb #b3e7859b
 def _summary_sources(a)->list: return [a.file, a.s2orc, a.model]   # what `summarize --out` must never be
 
 def _write_summaries(res:Iterable, a):
@@ -449,7 +454,7 @@ def _write_summaries(res:Iterable, a):
     else:
         for r in res: print(standard_json(r, ensure_ascii=False) if a.json else r["tldr"], flush=True)
 
-# %% ../nbs/10_cli.ipynb #43764565
+# %% ../nbs/10_cli.ipynb #1492f939
 def summarize_cli(argv:list|None=None)->int:
     "`citesum summarize`: TLDRs of abstracts given as arguments, in a file, on standard input, or by S2ORC paper id"
     from citesum_nb.summarize import TruncationWarning, load_summarizer, summarize_iter

@@ -7,17 +7,17 @@ __all__ = ['ToolsParams', 'OPTIONS', 'DATA_OPTIONS', 'SCORE_OPTIONS', 'TOOL_COMM
            'signature_options', 'tool_parser', 'verb_parser', 'abstraction_cli', 'human_eval_cli', 'baseline_cli',
            'eval_cli', 'overlap_cli', 'tiny_model_cli', 'bias_cli', 'card_cli', 'docs_cli', 'init_cli']
 
-# %% ../nbs/10b_tools.ipynb #2873766d
+# %% ../nbs/10b_tools.ipynb #6c0ceb2e
 import argparse, json, sys, warnings
 from pathlib import Path
 
 from .core import CitesumError, claim_file, ensure_dir, output_file, output_folder, standard_json
 from .params import CommandParser, add_cli_options, cli_option, examples_params
 
-# %% ../nbs/10b_tools.ipynb #f2d51402
+# %% ../nbs/10b_tools.ipynb #7b7312e2
 ToolsParams = examples_params("ToolsParams", "10b_tools")
 
-# %% ../nbs/10b_tools.ipynb #2548cb3b
+# %% ../nbs/10b_tools.ipynb #3d01fb0d
 OPTIONS = {   # name -> argparse keywords (+ `flags`: its option strings, `positional`: an argument); the commands name these
     # what is read
     "data":       dict(required=True, help="dataset: Hub name, CiteSum build folder, SciTLDR-style folder, or a JSONL/CSV file or folder"),
@@ -41,21 +41,21 @@ OPTIONS = {   # name -> argparse keywords (+ `flags`: its option strings, `posit
     "dir":        dict(positional=True, help="the folder"),
 }
 
-# %% ../nbs/10b_tools.ipynb #b93212d8
+# %% ../nbs/10b_tools.ipynb #0dd93d36
 def named(path:str):
     "The object `module.NAME` names, imported when asked for (`citesum_nb.data.FORMAT_COLUMNS`)"
     import importlib
     mod, name = path.rsplit(".", 1)
     return getattr(importlib.import_module(mod), name)
 
-# %% ../nbs/10b_tools.ipynb #9caa8a3c
+# %% ../nbs/10b_tools.ipynb #01a47643
 def _choices(c):
     "`c`, or what `module.NAME` names when it is a string (the sorted keys of a mapping)"
     if not isinstance(c, str): return c
     v = named(c)
     return sorted(v) if isinstance(v, dict) else v
 
-# %% ../nbs/10b_tools.ipynb #9321a469
+# %% ../nbs/10b_tools.ipynb #d0a11d90
 def add_options(ap,              # an argparse parser
                 names,           # the options: names of `table`, space-separated; or a table of the command's own
                 table:dict|None=None,  # name -> keywords (default: `OPTIONS`)
@@ -74,7 +74,7 @@ def add_options(ap,              # an argparse parser
         else: ap.add_argument(*flags, **{"dest": n, **kw})
     return ap
 
-# %% ../nbs/10b_tools.ipynb #5b4179d0
+# %% ../nbs/10b_tools.ipynb #e6ddfce5
 _TYPES = {"int": int, "float": float}
 
 def signature_options(ap,      # an argparse parser
@@ -93,7 +93,7 @@ def signature_options(ap,      # an argparse parser
         add_options(ap, n, {n: {**kw, "help": x["docment"]}}, **{n: o})
     return ap
 
-# %% ../nbs/10b_tools.ipynb #256c9a1f
+# %% ../nbs/10b_tools.ipynb #d2856220
 DATA_OPTIONS = "data split fmt src_col tgt_col id_col"   # the dataset a command reads (`load_split`'s arguments)
 SCORE_OPTIONS = "multi_ref no_stemmer n_jobs json"       # how ROUGE is computed and printed
 
@@ -130,6 +130,10 @@ TOOL_COMMANDS = {   # command -> (description, options: names of `OPTIONS`, {nam
                    "tests and demos", "data out overwrite json",
                    dict(data="built CiteSum folder or JSONL file whose texts train the tokenizer", out=dict(required=True, help="output folder (Hugging Face format): new, empty, or a previous tiny model with --overwrite"),
                         overwrite="replace a previous output of citesum tiny-model in --out (never a trained model)", json="print one JSON object")),
+}
+
+# %% ../nbs/10b_tools.ipynb #a94dc894
+TOOL_COMMANDS |= {   # (continued)
     "bias": ("CDEvalSumm's dataset-bias measures (coverage, density, compression, copy length, novelty-2, repetition-3, sentence fusion) "
              "of a dataset split", "data split fmt src_col tgt_col * max_examples out overwrite json",
              dict(out="also write the per-pair values to this CSV file (an existing file needs --overwrite)", json="print one JSON object (the last line)")),
@@ -157,7 +161,7 @@ TOOL_COMMANDS = {   # command -> (description, options: names of `OPTIONS`, {nam
              dict(dir="the folder to write (new, or without the project's files)", overwrite="replace the project's files that are already there")),
 }
 
-# %% ../nbs/10b_tools.ipynb #e0071652
+# %% ../nbs/10b_tools.ipynb #1ee73653
 def tool_parser(name:str,
                 params:tuple|None=None,  # `(parameter class, names)` for a row whose options have a `*`
                )->CommandParser:
@@ -172,12 +176,12 @@ def tool_parser(name:str,
             add_options(sub.add_parser(v, help=d), ns, **o)
     return ap
 
-# %% ../nbs/10b_tools.ipynb #5de39fbe
+# %% ../nbs/10b_tools.ipynb #ea19f112
 def verb_parser(ap, verb:str):
     "The subparser of `verb` in a parser that `tool_parser` made"
     return next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction)).choices[verb]
 
-# %% ../nbs/10b_tools.ipynb #140eea50
+# %% ../nbs/10b_tools.ipynb #8e6b8b49
 def abstraction_cli(argv:list|None=None)->int:
     "`citesum abstraction`: ROUGE recall of summaries against sources, per reference group"
     from citesum_nb.analysis import abstraction_level, grouping_for
@@ -192,7 +196,7 @@ def abstraction_cli(argv:list|None=None)->int:
         print(pd.DataFrame(res).T[["n", "rouge1", "rouge2", "rougeL"]].astype({"n": int}).to_string())
     return 0
 
-# %% ../nbs/10b_tools.ipynb #c2d52231
+# %% ../nbs/10b_tools.ipynb #063bf6b2
 def human_eval_cli(argv:list|None=None)->int:
     "`citesum human-eval sample|summarize`: write rating sheets, or summarise filled-in ones"
     from citesum_nb.analysis import check_no_ratings, sample_for_rating, summarize_ratings, write_rating_sheets
@@ -217,7 +221,7 @@ def human_eval_cli(argv:list|None=None)->int:
     if "kappa" in r: print("Cohen's kappa: " + ", ".join(f"{k} {v:.3f}" for k, v in r["kappa"].items()))
     return 0
 
-# %% ../nbs/10b_tools.ipynb #dc2f23aa
+# %% ../nbs/10b_tools.ipynb #fb2765a6
 def _score_table(scores:dict, title:str="")->str:
     from citesum_nb.metrics import ROUGE_TYPES
     head = f"{title}\n" if title else ""
@@ -225,7 +229,7 @@ def _score_table(scores:dict, title:str="")->str:
         f"{m:10}" + "".join(f"{scores[t + suf]:8.2f}" for t in ROUGE_TYPES) + "\n"
         for m, suf in (("F", ""), ("P", "_p"), ("R", "_r"))) + f"n = {scores['n']}")
 
-# %% ../nbs/10b_tools.ipynb #a6d46ab1
+# %% ../nbs/10b_tools.ipynb #ab3a2812
 def _load_args(a):
     from citesum_nb.data import load_split
     return load_split(a.data, a.split, fmt=a.fmt, src_col=a.src_col, tgt_col=a.tgt_col, id_col=a.id_col)
@@ -235,7 +239,7 @@ def _emit(a, scores:dict, title:str, extra:dict|None=None)->int:
     print(standard_json(out) if a.json else _score_table(scores, title))
     return 0
 
-# %% ../nbs/10b_tools.ipynb #88a90cfe
+# %% ../nbs/10b_tools.ipynb #483e094e
 def baseline_cli(argv:list|None=None)->int:
     "`citesum baseline`: run an extractive baseline on a dataset split and score it"
     from citesum_nb.evaluate import baseline_predictions, write_predictions
@@ -251,7 +255,7 @@ def baseline_cli(argv:list|None=None)->int:
     return _emit(a, corpus_rouge(df), f"EXT-{a.kind.upper()} on {a.data} [{a.split}], multi-ref {a.multi_ref}",
                  {"baseline": a.kind, **({"oracle_metric": metric, "oracle_refs": "all" if metric == "scitldr" else a.oracle_refs} if a.kind == "oracle" else {})})
 
-# %% ../nbs/10b_tools.ipynb #3ce563e2
+# %% ../nbs/10b_tools.ipynb #3285c53f
 def eval_cli(argv:list|None=None)->int:
     "`citesum eval`: ROUGE of a prediction file against a dataset split"
     from citesum_nb.evaluate import align_predictions, read_predictions
@@ -269,7 +273,7 @@ def eval_cli(argv:list|None=None)->int:
     scores = corpus_rouge(df)
     return _emit(a, scores, f"{a.pred} vs {a.data} [{a.split}], multi-ref {a.multi_ref}", {"n_missing": len(ds) - len(preds)})
 
-# %% ../nbs/10b_tools.ipynb #02c6ebf3
+# %% ../nbs/10b_tools.ipynb #4dd89a06
 def overlap_cli(argv:list|None=None)->int:
     "`citesum overlap`: near-duplicate sources between two datasets"
     from citesum_nb.data import load_split
@@ -291,7 +295,7 @@ def overlap_cli(argv:list|None=None)->int:
         if len(pairs): print(pairs.head(10).to_string(index=False))
     return 0
 
-# %% ../nbs/10b_tools.ipynb #636002d5
+# %% ../nbs/10b_tools.ipynb #6c614c70
 def tiny_model_cli(argv:list|None=None)->int:
     "citesum tiny-model: write a small randomly initialised seq2seq model + tokenizer trained on a corpus"
     from citesum_nb.models import ARCHS, NOT_PRETRAINED_NOTE, make_tiny_model
@@ -311,7 +315,7 @@ def tiny_model_cli(argv:list|None=None)->int:
         print(NOT_PRETRAINED_NOTE)
     return 0
 
-# %% ../nbs/10b_tools.ipynb #c94c080d
+# %% ../nbs/10b_tools.ipynb #590ef48c
 def bias_cli(argv:list|None=None)->int:
     "`citesum bias`: CDEvalSumm's dataset-bias measures of one dataset split"
     from citesum_nb.bias import BIAS_COLUMNS, BiasParams, dataset_bias
@@ -329,7 +333,7 @@ def bias_cli(argv:list|None=None)->int:
     for k in BIAS_COLUMNS: print(f"  {k:13} {res[k]:.4f}")
     return 0
 
-# %% ../nbs/10b_tools.ipynb #a91b6027
+# %% ../nbs/10b_tools.ipynb #b0303c5b
 def card_cli(argv:list|None=None)->int:
     "`citesum card dataset|model DIR`: write and check a Hugging Face card, optionally upload with --push-to-hub"
     from citesum_nb.cards import dataset_card, model_card, push_dataset, push_model
@@ -342,7 +346,7 @@ def card_cli(argv:list|None=None)->int:
         print(f"uploaded to {url}")
     return 0
 
-# %% ../nbs/10b_tools.ipynb #86ccdc0e
+# %% ../nbs/10b_tools.ipynb #2fe3e252
 def docs_cli(argv:list|None=None)->int:
     "`citesum docs`: the notebooks as a website (offline, Sphinx), or `--run-index RUN_DIR` for a run folder"
     from citesum_nb.docs import build_docs, check_links, default_outputs, write_run_index
@@ -361,7 +365,7 @@ def docs_cli(argv:list|None=None)->int:
     print("every local link and image resolves")
     return 0
 
-# %% ../nbs/10b_tools.ipynb #01b19ff5
+# %% ../nbs/10b_tools.ipynb #1809a07a
 def init_cli(argv:list|None=None)->int:
     "`citesum init DIR`: the project's notebooks and parameter files in a folder of your own"
     from citesum_nb.docs import init_project
