@@ -7,17 +7,17 @@ __all__ = ['ToolsParams', 'OPTIONS', 'DATA_OPTIONS', 'SCORE_OPTIONS', 'TOOL_COMM
            'signature_options', 'tool_parser', 'verb_parser', 'abstraction_cli', 'human_eval_cli', 'baseline_cli',
            'eval_cli', 'overlap_cli', 'tiny_model_cli', 'bias_cli', 'card_cli', 'docs_cli', 'init_cli']
 
-# %% ../nbs/10b_tools.ipynb #6c0ceb2e
+# %% ../nbs/10b_tools.ipynb #31eac11a
 import argparse, json, sys, warnings
 from pathlib import Path
 
 from .core import CitesumError, claim_file, ensure_dir, output_file, output_folder, standard_json
 from .params import CommandParser, add_cli_options, cli_option, examples_params
 
-# %% ../nbs/10b_tools.ipynb #7b7312e2
+# %% ../nbs/10b_tools.ipynb #7778e5a0
 ToolsParams = examples_params("ToolsParams", "10b_tools")
 
-# %% ../nbs/10b_tools.ipynb #3d01fb0d
+# %% ../nbs/10b_tools.ipynb #c07150b4
 OPTIONS = {   # name -> argparse keywords (+ `flags`: its option strings, `positional`: an argument); the commands name these
     # what is read
     "data":       dict(required=True, help="dataset: Hub name, CiteSum build folder, SciTLDR-style folder, or a JSONL/CSV file or folder"),
@@ -27,6 +27,7 @@ OPTIONS = {   # name -> argparse keywords (+ `flags`: its option strings, `posit
     "tgt_col":    dict(default=None, help="reference column"),
     "id_col":     dict(default=None, help="id column"),
     "max_examples": dict(type=int, default=0, help="only the first N examples (0 = all)"),
+    "seed":       dict(type=int, default=0, help="random seed"),
     # how it is scored
     "multi_ref":  dict(default="max", choices=["max", "mean", "first"], help="several references: SciTLDR's multi-max, mean, or the first (author) reference only"),
     "no_stemmer": dict(action="store_true", help="turn off Porter stemming"),
@@ -41,21 +42,21 @@ OPTIONS = {   # name -> argparse keywords (+ `flags`: its option strings, `posit
     "dir":        dict(positional=True, help="the folder"),
 }
 
-# %% ../nbs/10b_tools.ipynb #0dd93d36
+# %% ../nbs/10b_tools.ipynb #166de2e6
 def named(path:str):
     "The object `module.NAME` names, imported when asked for (`citesum_nb.data.FORMAT_COLUMNS`)"
     import importlib
     mod, name = path.rsplit(".", 1)
     return getattr(importlib.import_module(mod), name)
 
-# %% ../nbs/10b_tools.ipynb #01a47643
+# %% ../nbs/10b_tools.ipynb #f2d27d9b
 def _choices(c):
     "`c`, or what `module.NAME` names when it is a string (the sorted keys of a mapping)"
     if not isinstance(c, str): return c
     v = named(c)
     return sorted(v) if isinstance(v, dict) else v
 
-# %% ../nbs/10b_tools.ipynb #d0a11d90
+# %% ../nbs/10b_tools.ipynb #3cb56904
 def add_options(ap,              # an argparse parser
                 names,           # the options: names of `table`, space-separated; or a table of the command's own
                 table:dict|None=None,  # name -> keywords (default: `OPTIONS`)
@@ -74,7 +75,7 @@ def add_options(ap,              # an argparse parser
         else: ap.add_argument(*flags, **{"dest": n, **kw})
     return ap
 
-# %% ../nbs/10b_tools.ipynb #e6ddfce5
+# %% ../nbs/10b_tools.ipynb #5ae90f8c
 _TYPES = {"int": int, "float": float}
 
 def signature_options(ap,      # an argparse parser
@@ -93,7 +94,7 @@ def signature_options(ap,      # an argparse parser
         add_options(ap, n, {n: {**kw, "help": x["docment"]}}, **{n: o})
     return ap
 
-# %% ../nbs/10b_tools.ipynb #d2856220
+# %% ../nbs/10b_tools.ipynb #81a7ae42
 DATA_OPTIONS = "data split fmt src_col tgt_col id_col"   # the dataset a command reads (`load_split`'s arguments)
 SCORE_OPTIONS = "multi_ref no_stemmer n_jobs json"       # how ROUGE is computed and printed
 
@@ -104,8 +105,9 @@ TOOL_COMMANDS = {   # command -> (description, options: names of `OPTIONS`, {nam
                                      help="reference groups: author_peer = SciTLDR author (first) vs peer-review TLDRs; auto = by dataset name"),
                          no_stem=dict(OPTIONS["no_stemmer"], flags=["--no-stemmer", "--no-stem"]), json="print one JSON object")),
     "human-eval": ("Human evaluation of citation sentences as summaries (1-4 scale).", "", {}),
-    "human-eval sample": ("write rating sheets (one CSV per annotator)", "data split out overwrite",
-                          dict(out=dict(required=True, help="output folder: new, empty, or a previous one of human-eval sample with --overwrite"),
+    "human-eval sample": ("write rating sheets (one CSV per annotator)", "data split n seed out overwrite",
+                          dict(n=dict(flags=["-n"], type=int, default=50, help="items per sheet (default 50)"), seed="sampling seed",
+                               out=dict(required=True, help="output folder: new, empty, or a previous one of human-eval sample with --overwrite"),
                                overwrite="replace previous sheets in --out (never a sheet that holds ratings)")),
     "human-eval summarize": ("rating distribution, share >= 3 and Cohen's kappa", "sheets json",
                              dict(sheets=dict(positional=True, nargs="+", help="filled-in CSV sheets, one per annotator"), json="print one JSON object")),
@@ -120,19 +122,23 @@ TOOL_COMMANDS = {   # command -> (description, options: names of `OPTIONS`, {nam
                   per_example=dict(default=None, help="also write per-example scores to this CSV file (an existing file needs --overwrite)"),
                   overwrite="replace the file --per-example names",
                   strict="predictions (by id) that cover only part of the split are an error, not a warning")),
-    "overlap": ("TF-IDF cosine near-duplicates between the sources of two datasets", "a a_split b b_split out overwrite json",
+    "overlap": ("TF-IDF cosine near-duplicates between the sources of two datasets", "a a_split b b_split threshold out overwrite json",
                 dict(a=dict(required=True, help="first dataset (e.g. a CiteSum build folder)"),
                      a_split=dict(default="train", help="split of the first dataset"),
                      b=dict(required=True, help="second dataset (e.g. ../shared/data/scitldr/SciTLDR-A)"),
                      b_split=dict(default="test", help="split of the second dataset"),
+                     threshold=dict(type=float, default=0.9, help="cosine similarity from which a pair is a near-duplicate"),
                      out="write the pairs (a_id, b_id, similarity) to this CSV file (an existing file needs --overwrite)")),
     "tiny-model": ("Train a tokenizer on a corpus and write a tiny randomly initialised (NOT pretrained) seq2seq model folder for offline "
-                   "tests and demos", "data out overwrite json",
+                   "tests and demos", "data out overwrite arch seed vocab_size d_model layers json",
                    dict(data="built CiteSum folder or JSONL file whose texts train the tokenizer", out=dict(required=True, help="output folder (Hugging Face format): new, empty, or a previous tiny model with --overwrite"),
-                        overwrite="replace a previous output of citesum tiny-model in --out (never a trained model)", json="print one JSON object")),
+                        overwrite="replace a previous output of citesum tiny-model in --out (never a trained model)", json="print one JSON object",
+                        arch=dict(default="bart", choices="citesum_nb.models.ARCHS", help="model family (default bart)"), seed="seed of the random weights",
+                        vocab_size=dict(type=int, default=2000, help="tokenizer vocabulary size"), d_model=dict(type=int, default=64, help="hidden size"),
+                        layers=dict(type=int, default=2, help="encoder layers = decoder layers"))),
 }
 
-# %% ../nbs/10b_tools.ipynb #a94dc894
+# %% ../nbs/10b_tools.ipynb #4cd7a0fa
 TOOL_COMMANDS |= {   # (continued)
     "bias": ("CDEvalSumm's dataset-bias measures (coverage, density, compression, copy length, novelty-2, repetition-3, sentence fusion) "
              "of a dataset split", "data split fmt src_col tgt_col * max_examples out overwrite json",
@@ -161,7 +167,7 @@ TOOL_COMMANDS |= {   # (continued)
              dict(dir="the folder to write (new, or without the project's files)", overwrite="replace the project's files that are already there")),
 }
 
-# %% ../nbs/10b_tools.ipynb #1ee73653
+# %% ../nbs/10b_tools.ipynb #5881bdeb
 def tool_parser(name:str,
                 params:tuple|None=None,  # `(parameter class, names)` for a row whose options have a `*`
                )->CommandParser:
@@ -176,12 +182,12 @@ def tool_parser(name:str,
             add_options(sub.add_parser(v, help=d), ns, **o)
     return ap
 
-# %% ../nbs/10b_tools.ipynb #ea19f112
+# %% ../nbs/10b_tools.ipynb #9f7151ef
 def verb_parser(ap, verb:str):
     "The subparser of `verb` in a parser that `tool_parser` made"
     return next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction)).choices[verb]
 
-# %% ../nbs/10b_tools.ipynb #8e6b8b49
+# %% ../nbs/10b_tools.ipynb #b530763f
 def abstraction_cli(argv:list|None=None)->int:
     "`citesum abstraction`: ROUGE recall of summaries against sources, per reference group"
     from citesum_nb.analysis import abstraction_level, grouping_for
@@ -196,14 +202,13 @@ def abstraction_cli(argv:list|None=None)->int:
         print(pd.DataFrame(res).T[["n", "rouge1", "rouge2", "rougeL"]].astype({"n": int}).to_string())
     return 0
 
-# %% ../nbs/10b_tools.ipynb #063bf6b2
+# %% ../nbs/10b_tools.ipynb #d54899cb
 def human_eval_cli(argv:list|None=None)->int:
     "`citesum human-eval sample|summarize`: write rating sheets, or summarise filled-in ones"
     from citesum_nb.analysis import check_no_ratings, sample_for_rating, summarize_ratings, write_rating_sheets
     from citesum_nb.data import load_split
     ap = tool_parser("human-eval")
-    s = signature_options(verb_parser(ap, "sample"), sample_for_rating, "n seed", n=dict(flags=["-n"]))
-    signature_options(s, write_rating_sheets, "annotators html_pages", html_pages=dict(flags=["--html"], dest="html"))
+    signature_options(verb_parser(ap, "sample"), write_rating_sheets, "annotators html_pages", html_pages=dict(flags=["--html"], dest="html"))
     a = ap.parse_args(argv)
     if a.verb == "sample":
         with output_folder(a.out, "human-eval sample", [a.data], a.overwrite) as tmp:
@@ -221,7 +226,7 @@ def human_eval_cli(argv:list|None=None)->int:
     if "kappa" in r: print("Cohen's kappa: " + ", ".join(f"{k} {v:.3f}" for k, v in r["kappa"].items()))
     return 0
 
-# %% ../nbs/10b_tools.ipynb #fb2765a6
+# %% ../nbs/10b_tools.ipynb #f0354469
 def _score_table(scores:dict, title:str="")->str:
     from citesum_nb.metrics import ROUGE_TYPES
     head = f"{title}\n" if title else ""
@@ -229,7 +234,7 @@ def _score_table(scores:dict, title:str="")->str:
         f"{m:10}" + "".join(f"{scores[t + suf]:8.2f}" for t in ROUGE_TYPES) + "\n"
         for m, suf in (("F", ""), ("P", "_p"), ("R", "_r"))) + f"n = {scores['n']}")
 
-# %% ../nbs/10b_tools.ipynb #ab3a2812
+# %% ../nbs/10b_tools.ipynb #c932a4fa
 def _load_args(a):
     from citesum_nb.data import load_split
     return load_split(a.data, a.split, fmt=a.fmt, src_col=a.src_col, tgt_col=a.tgt_col, id_col=a.id_col)
@@ -239,7 +244,7 @@ def _emit(a, scores:dict, title:str, extra:dict|None=None)->int:
     print(standard_json(out) if a.json else _score_table(scores, title))
     return 0
 
-# %% ../nbs/10b_tools.ipynb #483e094e
+# %% ../nbs/10b_tools.ipynb #25fe8027
 def baseline_cli(argv:list|None=None)->int:
     "`citesum baseline`: run an extractive baseline on a dataset split and score it"
     from citesum_nb.evaluate import baseline_predictions, write_predictions
@@ -255,7 +260,7 @@ def baseline_cli(argv:list|None=None)->int:
     return _emit(a, corpus_rouge(df), f"EXT-{a.kind.upper()} on {a.data} [{a.split}], multi-ref {a.multi_ref}",
                  {"baseline": a.kind, **({"oracle_metric": metric, "oracle_refs": "all" if metric == "scitldr" else a.oracle_refs} if a.kind == "oracle" else {})})
 
-# %% ../nbs/10b_tools.ipynb #3285c53f
+# %% ../nbs/10b_tools.ipynb #cb59aaf5
 def eval_cli(argv:list|None=None)->int:
     "`citesum eval`: ROUGE of a prediction file against a dataset split"
     from citesum_nb.evaluate import align_predictions, read_predictions
@@ -273,12 +278,12 @@ def eval_cli(argv:list|None=None)->int:
     scores = corpus_rouge(df)
     return _emit(a, scores, f"{a.pred} vs {a.data} [{a.split}], multi-ref {a.multi_ref}", {"n_missing": len(ds) - len(preds)})
 
-# %% ../nbs/10b_tools.ipynb #4dd89a06
+# %% ../nbs/10b_tools.ipynb #f2a8fd8b
 def overlap_cli(argv:list|None=None)->int:
     "`citesum overlap`: near-duplicate sources between two datasets"
     from citesum_nb.data import load_split
     from citesum_nb.evaluate import overlap_report
-    a = signature_options(tool_parser("overlap"), overlap_report, "threshold").parse_args(argv)
+    a = tool_parser("overlap").parse_args(argv)
     if a.out: claim_file(a.out, [a.a, a.b], a.overwrite)   # before any work
     import pandas as pd
     da, db = load_split(a.a, a.a_split), load_split(a.b, a.b_split)
@@ -295,13 +300,11 @@ def overlap_cli(argv:list|None=None)->int:
         if len(pairs): print(pairs.head(10).to_string(index=False))
     return 0
 
-# %% ../nbs/10b_tools.ipynb #6c614c70
+# %% ../nbs/10b_tools.ipynb #9d88faa1
 def tiny_model_cli(argv:list|None=None)->int:
     "citesum tiny-model: write a small randomly initialised seq2seq model + tokenizer trained on a corpus"
-    from citesum_nb.models import ARCHS, NOT_PRETRAINED_NOTE, make_tiny_model
-    ap = signature_options(tool_parser("tiny-model"), make_tiny_model, "arch seed vocab_size d_model n_layers",
-                           arch=dict(choices=ARCHS, help="model family (default bart)"), n_layers=dict(flags=["--layers"], dest="layers"))
-    a = ap.parse_args(argv)
+    from citesum_nb.models import NOT_PRETRAINED_NOTE, make_tiny_model
+    a = tool_parser("tiny-model").parse_args(argv)
     with output_folder(a.out, "tiny-model", [a.data], a.overwrite) as tmp:   # claimed before any work, renamed into place when complete
         make_tiny_model(a.data, tmp, arch=a.arch, seed=a.seed, vocab_size=a.vocab_size, d_model=a.d_model, n_layers=a.layers)
     from transformers import AutoModelForSeq2SeqLM
@@ -315,7 +318,7 @@ def tiny_model_cli(argv:list|None=None)->int:
         print(NOT_PRETRAINED_NOTE)
     return 0
 
-# %% ../nbs/10b_tools.ipynb #590ef48c
+# %% ../nbs/10b_tools.ipynb #c79c3731
 def bias_cli(argv:list|None=None)->int:
     "`citesum bias`: CDEvalSumm's dataset-bias measures of one dataset split"
     from citesum_nb.bias import BIAS_COLUMNS, BiasParams, dataset_bias
@@ -333,7 +336,7 @@ def bias_cli(argv:list|None=None)->int:
     for k in BIAS_COLUMNS: print(f"  {k:13} {res[k]:.4f}")
     return 0
 
-# %% ../nbs/10b_tools.ipynb #b0303c5b
+# %% ../nbs/10b_tools.ipynb #d2dafa7b
 def card_cli(argv:list|None=None)->int:
     "`citesum card dataset|model DIR`: write and check a Hugging Face card, optionally upload with --push-to-hub"
     from citesum_nb.cards import dataset_card, model_card, push_dataset, push_model
@@ -346,7 +349,7 @@ def card_cli(argv:list|None=None)->int:
         print(f"uploaded to {url}")
     return 0
 
-# %% ../nbs/10b_tools.ipynb #2fe3e252
+# %% ../nbs/10b_tools.ipynb #1ab58450
 def docs_cli(argv:list|None=None)->int:
     "`citesum docs`: the notebooks as a website (offline, Sphinx), or `--run-index RUN_DIR` for a run folder"
     from citesum_nb.docs import build_docs, check_links, default_outputs, write_run_index
@@ -365,7 +368,7 @@ def docs_cli(argv:list|None=None)->int:
     print("every local link and image resolves")
     return 0
 
-# %% ../nbs/10b_tools.ipynb #1809a07a
+# %% ../nbs/10b_tools.ipynb #29678638
 def init_cli(argv:list|None=None)->int:
     "`citesum init DIR`: the project's notebooks and parameter files in a folder of your own"
     from citesum_nb.docs import init_project
