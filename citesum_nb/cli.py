@@ -13,9 +13,9 @@ from pathlib import Path
 
 from .core import (CitesumError, claim_file, claim_folder, ensure_dir, output_file, output_folder, save_table, standard_json,
                              write_jsonl, write_marker)
-from .params import CommandParser, add_cli_options, stage_parser, stage_values
+from .params import CommandParser, stage_parser, stage_values
 from .run import run_cli
-from .tools import (OPTIONS, abstraction_cli, add_options, baseline_cli, bias_cli, card_cli, docs_cli, eval_cli, human_eval_cli,
+from .tools import (abstraction_cli, add_options, baseline_cli, bias_cli, card_cli, docs_cli, eval_cli, human_eval_cli,
                               init_cli, named, overlap_cli, signature_options, tiny_model_cli)
 
 # %% ../nbs/10_cli.ipynb #3671695c
