@@ -8,7 +8,8 @@ import yaml
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from conftest import ROOT, citesum
-from citesum_nb.docs import check_links, mixed_import_cells, write_run_index
+from citesum_nb.docs import check_links, mixed_import_cells
+from citesum_nb.run_index import write_run_index
 
 NBS = ROOT/"nbs"
 NOTEBOOKS = sorted(p.stem for p in NBS.glob("*.ipynb") if not p.name.startswith(("_", ".")))
