@@ -297,6 +297,6 @@ def run_cli(argv:list|None=None)->int:
     for rep in sorted(rdir.glob("**/report.md")):
         if rep.stat().st_mtime >= started: print(f"\n--- {rep.relative_to(rdir)} ---\n{rep.read_text()}")
     print(summarize_run(rdir, since=started))
-    from citesum_nb.docs import write_run_index
+    from citesum_nb.run_index import write_run_index
     print(f"browse the run: {write_run_index(rdir)}")
     return 0

@@ -352,7 +352,8 @@ def card_cli(argv:list|None=None)->int:
 # %% ../nbs/10b_tools.ipynb #1ab58450
 def docs_cli(argv:list|None=None)->int:
     "`citesum docs`: the notebooks as a website (offline, Sphinx), or `--run-index RUN_DIR` for a run folder"
-    from citesum_nb.docs import build_docs, check_links, default_outputs, write_run_index
+    from citesum_nb.docs import build_docs, check_links, default_outputs
+    from citesum_nb.run_index import write_run_index
     a = tool_parser("docs").parse_args(argv)
     if a.run_index:
         idx = write_run_index(a.run_index); problems = check_links(Path(a.run_index), [idx])

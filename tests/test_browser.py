@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from citesum_nb.docs import browser_check, browser_screenshot, check_links, find_browser
+from citesum_nb.docs import check_links
+from citesum_nb.run_index import browser_check, browser_screenshot, find_browser
 
 SHOTS = ROOT/"runs"/"browser_check"   # the screenshots this test keeps (runs/ is scratch, ignored by git)
 

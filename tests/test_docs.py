@@ -8,10 +8,12 @@ import yaml
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from conftest import ROOT, citesum
-from citesum_nb.docs import check_links, mixed_import_cells, write_run_index
+from citesum_nb.docs import check_links, mixed_import_cells
+from citesum_nb.run_index import write_run_index
 
 NBS = ROOT/"nbs"
 NOTEBOOKS = sorted(p.stem for p in NBS.glob("*.ipynb") if not p.name.startswith(("_", ".")))
+EXPLAINED = sorted(p.stem for p in (NBS/"explanations").glob("*.ipynb"))   # the explanation notebooks: pages of their own, after the notebooks
 MODULES = sorted(p.stem for p in (ROOT/"citesum_nb").glob("*.py") if not p.name.startswith("_"))
 # Notebooks whose imports still share cells with other code (nbdev's processing runs those cells and stops): the fix
 # is an import cell of their own. Listed so that the test of each says so; remove a name once its notebook is fixed.
@@ -31,10 +33,13 @@ def test_every_notebook_and_module_has_a_page_and_every_link_resolves(site):
     pages = {nbpath2html(NBS/f"{nb}.ipynb").name for nb in NOTEBOOKS}
     assert pages <= {p.name for p in out.glob("*.html")}, pages - {p.name for p in out.glob("*.html")}
     assert {f"{m}.html" for m in MODULES} <= {p.name for p in (out/"api").glob("*.html")}
-    assert f"{len(NOTEBOOKS)} page(s)" in stdout and "every local link and image resolves" in stdout
+    explained = {f"{e}.html" for e in EXPLAINED}
+    assert explained <= {p.name for p in out.glob("*.html")}, explained - {p.name for p in out.glob("*.html")}
+    assert f"{len(NOTEBOOKS) + len(EXPLAINED)} page(s)" in stdout and "every local link and image resolves" in stdout
     assert check_links(out) == []                    # again, independently of the command's own check
     home = (out/"index.html").read_text()
-    assert all(f'href="{p}"' in home for p in pages - {"index.html"}) and 'href="api/index.html"' in home   # the table of contents
+    assert all(f'href="{p}"' in home for p in (pages | explained) - {"index.html"}) and 'href="api/index.html"' in home   # the table of contents
+    assert not EXPLAINED or "Explanations" in home
     assert "searchindex.js" in (out/"search.html").read_text() and (out/"searchindex.js").stat().st_size > 10_000
 
 
@@ -65,7 +70,9 @@ def test_sidebar_is_generated_from_the_notebooks_present():
     from citesum_nb.docs import site_pages, write_sidebar
     entries = write_sidebar(NBS)
     assert entries == ["index.ipynb"] + sorted(f"{n}.ipynb" for n in NOTEBOOKS if n != "index")
-    assert [p["src"].name for p in site_pages(NBS)] == entries
+    pages = site_pages(NBS)
+    assert [p["src"].name for p in pages if not p["section"]] == entries
+    assert [p["stem"] for p in pages if p["section"]] == EXPLAINED    # then the explanations, in name order
     tracked = subprocess.run(["git", "ls-files", "nbs/sidebar.yml"], cwd=ROOT, capture_output=True, text=True).stdout
     assert tracked.strip() == "", "nbs/sidebar.yml is generated: it must not be kept in git"
 

@@ -1,5 +1,7 @@
-"The shape of the library: short functions, no private names across modules, an example or test after every exported cell."
-import ast, json, re
+"""The shape of the library: short functions, no private names across modules, an example or test after every exported cell,
+and the notebooks' rhythm (one definition per exported cell, short cells and paragraphs, small notebooks), measured by
+tools/notebook_shape.py against its TARGETS."""
+import ast, json, re, sys
 from pathlib import Path
 
 import pytest
@@ -7,7 +9,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = sorted(p for p in (ROOT/"citesum_nb").glob("*.py") if not p.name.startswith("_"))
 NOTEBOOKS = sorted(p for p in (ROOT/"nbs").glob("[0-9]*.ipynb"))
-MAX_FUNCTION_LINES = 60
+MAX_FUNCTION_LINES = 50
+sys.path.insert(0, str(ROOT/"tools"))
+import notebook_shape
 
 
 def _functions(tree):
@@ -85,3 +89,27 @@ def test_checks_find_what_they_look_for(tmp_path):
     nb.write_text(json.dumps({"cells": [cell("#| export\ndef a(): pass"), cell("#| export\ndef b(): pass"), cell("a()"),
                                         cell("#| export\ndef c(): pass")]}))
     assert exports_without_example(nb) == ["def a(): pass", "def c(): pass"]
+
+
+def test_notebooks_hold_the_shape_targets():
+    "Lines and definitions per exported cell, long cells, long Markdown, cells per notebook, the longest function"
+    totals = notebook_shape.project_shape(ROOT)["totals"]
+    over = {k: (v, notebook_shape.TARGETS[k]) for k, v in totals.items() if v > notebook_shape.TARGETS[k]}
+    assert over == {}, f"over target (now, target): {over}; `python tools/notebook_shape.py` lists the notebooks"
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_notebook_over_the_cell_limit(nb):
+    shape = notebook_shape.notebook_shape(nb)
+    assert shape["cells"] <= notebook_shape.TARGETS["most cells in a notebook"], f"{nb.name}: {shape['cells']} cells"
+
+
+def test_shape_measures_what_it_says(tmp_path):
+    "The measures themselves, on a planted notebook: directives and blank lines do not count, a class and a function are two definitions"
+    cell = lambda t, s: {"cell_type": t, "source": [s], "metadata": {}, **({"outputs": []} if t == "code" else {})}
+    nb = tmp_path/"01_x.ipynb"
+    nb.write_text(json.dumps({"cells": [cell("markdown", "word " * 151), cell("markdown", "short"),
+                                        cell("code", "#| export\n\nclass A: pass\ndef f():\n    return 1"), cell("code", "f()"),
+                                        cell("code", "#| export\n" + "x = 1\n" * 50), cell("code", "def g(): pass")]}))
+    got = notebook_shape.notebook_shape(nb)
+    assert (got["cells"], got["exported"], got["lines"], got["definitions"], got["long_cells"], got["long_markdown"]) == (6, 2, 53, 2, 1, 1)

@@ -1,0 +1,70 @@
+#!/usr/bin/env python
+"""The shape of the numbered notebooks, measured with an ast scan: lines and definitions per exported cell, long
+exported cells, long Markdown cells, cells per notebook, the longest function of the library.
+
+Usage: `python tools/notebook_shape.py [PROJECT]` prints one row per notebook and the totals that
+tests/test_structure.py holds (the targets are in `TARGETS`)."""
+import ast, json, re, statistics, sys
+from pathlib import Path
+
+EXPORT = re.compile(r"^#\|\s*export[si]?\s*$", re.M)
+TARGETS = {"median lines per exported cell": 14, "definitions per exported cell": 1.3, "exported cells of 50+ lines": 3,
+           "Markdown cells over 150 words": 20, "most cells in a notebook": 90, "longest function (lines)": 50}
+
+
+def code_lines(source:str)->list:
+    "The lines of a cell that count: not blank, not an nbdev directive (`#| ...`)"
+    return [l for l in source.splitlines() if l.strip() and not l.lstrip().startswith("#|")]
+
+
+def definitions(source:str)->int:
+    "Top-level functions and classes a cell defines"
+    tree = ast.parse("\n".join(l for l in source.splitlines() if not l.lstrip().startswith("#|")))
+    return sum(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) for n in tree.body)
+
+
+def notebook_shape(nb:Path)->dict:
+    "The figures of one notebook"
+    cells = json.loads(nb.read_text())["cells"]
+    exported = ["".join(c["source"]) for c in cells if c["cell_type"] == "code" and EXPORT.search("".join(c["source"]))]
+    lines = [len(code_lines(s)) for s in exported]
+    words = [len("".join(c["source"]).split()) for c in cells if c["cell_type"] == "markdown"]
+    return {"notebook": nb.stem, "cells": len(cells), "exported": len(exported), "lines": sum(lines),
+            "definitions": sum(definitions(s) for s in exported), "long_cells": sum(n >= 50 for n in lines),
+            "long_markdown": sum(w > 150 for w in words), "longest_markdown": max(words, default=0)}
+
+
+def longest_function(package:Path)->tuple:
+    "`(lines, 'module.function')` of the longest function of the package (signature and body)"
+    best = (0, "")
+    for p in sorted(package.glob("*.py")):
+        if p.name.startswith("_"): continue
+        for n in ast.walk(ast.parse(p.read_text())):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)): best = max(best, (n.end_lineno - n.lineno + 1, f"{p.stem}.{n.name}"))
+    return best
+
+
+def project_shape(root:Path)->dict:
+    "Every notebook's figures and the totals that `TARGETS` names"
+    rows = [notebook_shape(nb) for nb in sorted((root/"nbs").glob("[0-9]*.ipynb"))]
+    per_cell = [r["lines"] / r["exported"] for r in rows if r["exported"]]
+    cells = sum(r["exported"] for r in rows)
+    totals = {"median lines per exported cell": round(statistics.median(per_cell), 1),
+              "definitions per exported cell": round(sum(r["definitions"] for r in rows) / cells, 2),
+              "exported cells of 50+ lines": sum(r["long_cells"] for r in rows),
+              "Markdown cells over 150 words": sum(r["long_markdown"] for r in rows),
+              "most cells in a notebook": max(r["cells"] for r in rows),
+              "longest function (lines)": longest_function(root/"citesum_nb")[0]}
+    return {"rows": rows, "totals": totals}
+
+
+if __name__ == "__main__":
+    root = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parents[1])
+    shape = project_shape(root)
+    print(f"{'notebook':26}{'cells':>6}{'exported':>9}{'lines/cell':>11}{'defs/cell':>10}{'50+ lines':>10}{'md>150':>7}")
+    for r in shape["rows"]:
+        n = r["exported"] or 1
+        print(f"{r['notebook']:26}{r['cells']:6}{r['exported']:9}{r['lines']/n:11.1f}{r['definitions']/n:10.2f}{r['long_cells']:10}{r['long_markdown']:7}")
+    print(f"\n{'':34}{'now':>8}{'target':>8}")
+    for k, v in shape["totals"].items(): print(f"{k:34}{v:8}{TARGETS[k]:>8}{'' if v <= TARGETS[k] else '  over'}")
+    print(f"longest function: {longest_function(root/'citesum_nb')[1]}")
