@@ -32,7 +32,7 @@ config so the whole script runs on a CPU in a few minutes; its figures are CPU s
     python bench/bench_train.py --tiny                                   # CPU smoke run
     python bench/bench_train.py                                          # GPU, BART-large: every mode, both trainer rows
     python bench/bench_train.py --modes token_budget --trainer "max_tokens_per_batch=12288;dataloader_num_workers=4"
-    python bench/bench_train.py --trainer fast --ops                     # the FAST profile (params/06_train.gpu.yaml) and aten ops per step
+    python bench/bench_train.py --trainer fast --ops                     # the FAST profile (params/06b_train.gpu.yaml) and aten ops per step
     torchrun --nproc_per_node 8 bench/bench_train.py --trainer "max_tokens_per_batch=12288"   # 8 GPUs, as `citesum train` runs on them
 
 Under a distributed launch (torchrun, accelerate launch: WORLD_SIZE > 1) the trainer rows train with every process, as
@@ -60,14 +60,14 @@ PAPER_STEPS, PAPER_BATCH, PAPER_EVAL_STEPS = 200_000, 8, 5_000   # script/train_
 PEAK_BF16_TFLOPS = {"H100": 989.0, "H200": 989.0, "A100": 312.0}  # dense bf16 tensor-core peaks
 MODES = ("max_length", "dynamic", "group_by_length", "token_budget")
 ROOT = Path(__file__).resolve().parents[1]
-FAST_PARAMS = ROOT / "params" / "06_train.gpu.yaml"   # the FAST profile: its speed settings make the `--trainer fast` row
+FAST_PARAMS = ROOT / "params" / "06b_train.gpu.yaml"   # the FAST profile: its speed settings make the `--trainer fast` row
 SPEED_KEYS = ("precision", "param_dtype", "pad_to_multiple_of", "max_tokens_per_batch", "grad_accum_steps", "optim", "dataloader_num_workers",
               "torch_compile", "eval_generate", "eval_batch_size")
 OPS_CEILING = ROOT / "bench" / "train_step_ops.json"   # the committed ceiling of aten operations per step (tests/test_train_fast.py)
 
 
 def fast_spec(extra: str = "") -> str:
-    "The --trainer spec of the FAST profile (the speed settings of params/06_train.gpu.yaml), then the settings of `extra` (k=v;k=v) on top"
+    "The --trainer spec of the FAST profile (the speed settings of params/06b_train.gpu.yaml), then the settings of `extra` (k=v;k=v) on top"
     import yaml
     p = yaml.safe_load(FAST_PARAMS.read_text())
     return ";".join([f"{k}={str(p[k]).lower() if isinstance(p[k], bool) else p[k]}" for k in SPEED_KEYS if k in p] + [kv for kv in extra.split(";") if kv.strip()])

@@ -70,7 +70,7 @@ if [ -d "$SCITLDR" ]; then
   else MODEL_ARGS=(); STEPS=150; EVALN=256; MORE=(); fi
   stage "model for the real-data run" 90 $PY bench/gpu_check.py make-model --data "$DATA" --out "$OUT/model" ${MODEL_ARGS[@]+"${MODEL_ARGS[@]}"} &&
   stage "citesum train FAST on SciTLDR-A" 170 $PY -c "import sys; from citesum_nb.cli import main; sys.exit(main())" train \
-    --params params/06_train.gpu.yaml --data-dir "$DATA" --model-name-or-path "$OUT/model" --out-dir "$OUT/train" \
+    --params params/06b_train.gpu.yaml --data-dir "$DATA" --model-name-or-path "$OUT/model" --out-dir "$OUT/train" \
     --max-steps $STEPS --eval-steps $STEPS --warmup-steps 10 --max-eval-examples $EVALN --max-test-examples 64 --disable-tqdm ${MORE[@]+"${MORE[@]}"}
 else
   echo "== citesum train: SKIPPED: SciTLDR-A not found at $SCITLDR (set SCITLDR, or copy it into an ignored folder of the checkout)"

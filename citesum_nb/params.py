@@ -199,7 +199,7 @@ def check_seed(value,             # a seed, or a list of seeds
 @dataclass
 class StageParams:
     "Base of a stage's parameters: one typed field per parameter, with its default and a help comment (a `seed` or `seeds` lies in 0 .. `MAX_SEED`)"
-    notebook: ClassVar[str] = ""   # the stage's notebook stem, e.g. "06_train"
+    notebook: ClassVar[str] = ""   # the stage's notebook stem, e.g. "06b_train"
 
     @classmethod
     def names(cls)->list: return [f.name for f in fields(cls)]
@@ -372,8 +372,8 @@ def examples_params(name:str,      # the class name, e.g. "CoreParams"
 CoreParams = examples_params("CoreParams", "00_core")
 ParamsNotebookParams = examples_params("ParamsNotebookParams", "00a_params")
 MetricsNotebookParams = examples_params("MetricsNotebookParams", "00b_metrics")
-RawTextsNotebookParams = examples_params("RawTextsNotebookParams", "03a_raw_texts")
-EngineNotebookParams = examples_params("EngineNotebookParams", "03b_engine")
+RawTextsNotebookParams = examples_params("RawTextsNotebookParams", "03_raw_texts")
+EngineNotebookParams = examples_params("EngineNotebookParams", "03a_engine")
 DataNotebookParams = examples_params("DataNotebookParams", "03c_data")
 
 # %% ../nbs/00a_params.ipynb #77e19819

@@ -49,7 +49,7 @@ class TransferParams(TrainSettings):
     dataset_path: PathOrName = ""  # XSum/Gigaword: local file/folder, Hub name ("": EdinburghNLP/xsum, gigaword) or "fixture" (written from the CiteSum sample)
     scitldr_dir: PathOrName = ""  # SciTLDR-A folder or allenai/scitldr ("": shared data when present, else a small fixture written from the sample)
     data_dir: PathOrName = ""  # built CiteSum folder: tiny-model corpus, overlap check, supervised data ("": build the bundled sample into out_dir)
-    target: Literal[TARGETS] = "tldr"  # tldr | title | disci (title and disci: supervised runs on CiteSum; multi-task targets are CiTES training, 06_train)
+    target: Literal[TARGETS] = "tldr"  # tldr | title | disci (title and disci: supervised runs on CiteSum; multi-task targets are CiTES training, 06b_train)
     model_name_or_path: PathOrName = ""  # checkpoint name or folder ("": tiny randomly initialised model built on the fly, not pretrained)
     tiny_arch: Literal[ARCHS] = "bart"  # architecture of the tiny model: bart | pegasus | t5
     variant: Literal[VARIANTS] = "none"  # decoding variant: none | post_process | prompt | gold_prefix
@@ -81,7 +81,7 @@ class TransferParams(TrainSettings):
     def validate(self):
         "The Trainer settings (the dataset's generation preset where a length or beam count is null), then what a type cannot express"
         super().validate()
-        self.require("table", self.table in TABLES, f"is not a table of transfer experiments ({', '.join(map(repr, TABLES))}); Table 5 is CiTES training (06_train)")
+        self.require("table", self.table in TABLES, f"is not a table of transfer experiments ({', '.join(map(repr, TABLES))}); Table 5 is CiTES training (06b_train)")
         self.require("seed", self.seed == 0, "a transfer run trains once per entry of `seeds`: give seeds instead")
         self.require("experiment", re.fullmatch(r"[A-Za-z0-9_.\-]+", self.experiment) is not None, "use letters, digits, '_', '-', '.' only (it names a folder)")
         self.require("out_dir", bool(self.out_dir), "give the run folder")
@@ -90,7 +90,7 @@ class TransferParams(TrainSettings):
         else: self.require("k_shot", self.k_shot == 0, f"only used with mode='few-shot' (mode={self.mode!r}); set k_shot: 0")
         if self.target != "tldr":
             self.require("target", self.mode == "supervised" and self.dataset == "citesum" and "/" not in self.target,
-                         "title and disci need mode='supervised' and dataset='citesum' (the paper's Table 7); multi-task targets are CiTES training (06_train)")
+                         "title and disci need mode='supervised' and dataset='citesum' (the paper's Table 7); multi-task targets are CiTES training (06b_train)")
         if self.mode == "supervised": self.require("dataset", self.dataset == "citesum", "mode='supervised' trains on the CiteSum split (few-shot covers the other datasets)")
         if self.mode == "extractive": self.require("variant", self.variant == "none", "mode='extractive' selects source sentences: set variant='none'")
         if self.variant == "prompt": self.require("prompt", bool(self.prompt.strip()), "variant='prompt' needs a non-empty prompt")

@@ -60,7 +60,7 @@ def _dup_yaml_cases():
 
 @pytest.mark.parametrize("k", range(len(_dup_yaml_cases())))
 def test_a_params_file_with_a_key_given_twice_is_refused(tmp_path, capsys, k):
-    f = tmp_path/"03_build.dup.yaml"; f.write_text(_dup_yaml_cases()[k])
+    f = tmp_path/"03b_build.dup.yaml"; f.write_text(_dup_yaml_cases()[k])
     msg = _one_error(capsys, main(["build", "--params", str(f), "--out", str(tmp_path/"out"), "--scheduler", "synchronous"]))
     assert str(f) in msg and "is given twice" in msg, msg
     assert not (tmp_path/"out").exists()

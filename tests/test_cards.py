@@ -51,7 +51,7 @@ def test_dataset_card_records_the_exact_command_with_paths_by_name(build):
 
 
 def test_notebook_route_writes_the_card_citesum_build_writes(build, tmp_path):
-    "The build of the notebooks (`build_sample_dataset`, 03_build's last steps) and `citesum build` write the same files and card, the command line aside"
+    "The build of the notebooks (`build_sample_dataset`, 03b_build's last steps) and `citesum build` write the same files and card, the command line aside"
     from citesum_nb.cards import dataset_card
     cli = tmp_path/build.name   # the same folder name: a card names its folder
     r = citesum("build", "--out", cli, "--scheduler", "synchronous", "--quiet")
@@ -96,7 +96,7 @@ def test_dataset_card_licence_comes_from_the_input_corpus(tmp_path):
     from citesum_nb.cards import dataset_card
     from citesum_nb.core import sample_corpus_dir
     root = Path(__file__).resolve().parents[1]
-    assert BuildParams().license == "odc-by" and yaml.safe_load((root/"params"/"03_build.clscisumm.yaml").read_text())["license"] == "cc-by-4.0"
+    assert BuildParams().license == "odc-by" and yaml.safe_load((root/"params"/"03b_build.clscisumm.yaml").read_text())["license"] == "cc-by-4.0"
     corpus = shutil.copytree(sample_corpus_dir(), tmp_path/"corpus")              # not the bundled sample any more
     for lic in ("cc-by-4.0", None):
         out = tmp_path/f"build-{lic}"
@@ -179,6 +179,6 @@ def test_push_calls_the_hub_as_documented(build, run, monkeypatch):
 def test_notebook_parameters_cell_is_written_from_the_class():
     from citesum_nb.params import parameters_cell
     from citesum_nb.cards import CardsParams
-    nb = json.loads((Path(__file__).resolve().parents[1]/"nbs"/"14_cards.ipynb").read_text())
+    nb = json.loads((Path(__file__).resolve().parents[1]/"nbs"/"13_cards.ipynb").read_text())
     cell = next(c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
     assert "".join(cell["source"]).strip() == parameters_cell(CardsParams).strip()

@@ -1,4 +1,4 @@
-"The summary cloze dataset (nbs/11_cloze*.ipynb): `citesum cloze` end to end on the sample, bad input, and the real ACL papers."
+"The summary cloze dataset (nbs/10_cloze*.ipynb): `citesum cloze` end to end on the sample, bad input, and the real ACL papers."
 import json
 from pathlib import Path
 
@@ -128,7 +128,7 @@ def test_notebook_parameters_cells_are_written_from_the_classes():
 def test_cloze_on_clscisumm(tmp_path, capsys):
     "Real ACL papers: a few hundred instances; ORACLE-1 is far above BM25 and LEAD-1 (BM25 vs LEAD-1: see the README)"
     data = need_shared("clscisumm")
-    prof = yaml.safe_load((ROOT/"params"/"11_cloze.clscisumm.yaml").read_text())
+    prof = yaml.safe_load((ROOT/"params"/"10_cloze.clscisumm.yaml").read_text())
     out = tmp_path/"clscisumm"
     rc, _, _ = _cli(capsys, "cloze", "build", "--s2orc", data, "--out", out, "--split-ratios", ",".join(map(str, prof["split_ratios"])))
     report = json.loads((out/"report.json").read_text())
@@ -141,7 +141,7 @@ def test_cloze_on_clscisumm(tmp_path, capsys):
     assert res["oracle1"]["n"] == 47
     assert r1["oracle1"] > r1["bm25"] + 5 and r1["oracle1"] > r1["lead1"] + 5, r1
     # BM25 with the authors' document frequencies (per training instance: 1,165 sentences) reads 17.89, LEAD-1 17.70;
-    # the difference is not significant (nbs/11a_cloze_baselines.ipynb), so no ordering is claimed
+    # the difference is not significant (nbs/10a_cloze_baselines.ipynb), so no ordering is claimed
     assert (r1["bm25"], r1["lead1"]) == (17.89, 17.70), r1
 
 

@@ -60,7 +60,7 @@ def write_params(tmp_path, **over):
     p = {"systems": ["lead", "oracle", "logreg", "seq2seq"], "compare": ["logreg/lead"], "max_steps": 2,
          "max_test_examples": 4, "max_length": 10, "bias_max_examples": 4,
          "out_dir": str(tmp_path/"out"), "fig_dir": str(tmp_path/"out"/"figures"), **over}
-    f = tmp_path/"12_crosseval.test.yaml"; f.write_text(yaml.safe_dump(p)); return f
+    f = tmp_path/"11a_crosseval.test.yaml"; f.write_text(yaml.safe_dump(p)); return f
 
 
 def test_params_end_to_end_on_the_sample(tmp_path):
@@ -96,12 +96,12 @@ def test_params_set_and_errors(tmp_path):
 
 
 def test_readme_offline_command_validates():
-    "`citesum crosseval --params params/12_crosseval.small.yaml --set systems=lead,oracle,logreg` (README): compare defaults to every pair"
+    "`citesum crosseval --params params/11a_crosseval.small.yaml --set systems=lead,oracle,logreg` (README): compare defaults to every pair"
     from citesum_nb.crosseval import CrossEvalParams, compare_pairs
     from citesum_nb.params import load_params
-    p = load_params(CrossEvalParams, ROOT/"params"/"12_crosseval.small.yaml", sets=["systems=lead,oracle,logreg"])
+    p = load_params(CrossEvalParams, ROOT/"params"/"11a_crosseval.small.yaml", sets=["systems=lead,oracle,logreg"])
     assert compare_pairs(p) == ["lead/oracle", "lead/logreg", "oracle/logreg"]
-    r = citesum("crosseval", "--params", ROOT/"params"/"12_crosseval.small.yaml", "--set", "systems=lead,oracle,logreg",
+    r = citesum("crosseval", "--params", ROOT/"params"/"11a_crosseval.small.yaml", "--set", "systems=lead,oracle,logreg",
                 "--set", "compare=[seq2seq/lead]", check=False)
     assert r.returncode == 2 and "compare=" in r.stderr and len(r.stderr.strip().splitlines()) == 1   # a pair naming a system not run
 
@@ -111,7 +111,7 @@ def test_small_profile_splits_the_acl_datasets_jointly():
     need_shared("clscisumm"); need_shared("scitldr")
     from citesum_nb.crosseval import CrossEvalParams, load_crosseval_data, paper_leaks
     from citesum_nb.params import load_params
-    p = load_params(CrossEvalParams, ROOT/"params"/"12_crosseval.small.yaml")
+    p = load_params(CrossEvalParams, ROOT/"params"/"11a_crosseval.small.yaml")
     data = load_crosseval_data(p.datasets, None, p.split_ratios, p.seed, max_train=0, max_test=0)
     assert list(data) == ["SciTLDR-A", "ScisummNet", "ACL-Title"]
     assert int(paper_leaks(data).to_numpy().sum()) == 0
@@ -139,7 +139,7 @@ def test_bias_bad_input(tmp_path):
 
 
 def test_bias_on_scitldr_test():
-    "The released code's protocol (one pair per paper: the author-written TLDR; spaCy tokens; lookup lemmas), as nbs/12a_bias reports it"
+    "The released code's protocol (one pair per paper: the author-written TLDR; spaCy tokens; lookup lemmas), as nbs/11_bias reports it"
     d = need_shared("scitldr")/"SciTLDR-A"
     res = last_json(citesum("bias", "--data", d, "--split", "test", "--json").stdout)
     assert res["n"] == 618                                   # 618 papers, their first TLDR
@@ -179,8 +179,8 @@ def test_cdevalsumm_datasets_through_their_hub_names(monkeypatch):
 
 
 def test_cdevalsumm_profile_plans():
-    "params/12_crosseval.cdevalsumm.yaml names the five datasets of CDEVALSUMM_DATASETS"
+    "params/11a_crosseval.cdevalsumm.yaml names the five datasets of CDEVALSUMM_DATASETS"
     from citesum_nb.crosseval import CDEVALSUMM_DATASETS, CrossEvalParams
     from citesum_nb.params import load_params
-    p = load_params(CrossEvalParams, ROOT/"params"/"12_crosseval.cdevalsumm.yaml")
+    p = load_params(CrossEvalParams, ROOT/"params"/"11a_crosseval.cdevalsumm.yaml")
     assert [(d["name"], d["path"]) for d in p.datasets] == [(d["name"], d["path"]) for d in CDEVALSUMM_DATASETS]

@@ -170,5 +170,5 @@ def test_every_bench_train_command_in_bench_readme_is_valid():
         words = shlex.split(c)
         a = bt.parse_args(words[words.index("bench/bench_train.py") + 1:])
         for s in a.trainer or []:
-            if s != "none": parse_set([kv for kv in bt.expand_spec(s).split(";") if kv.strip()], T.TrainSettings, "--trainer")   # `fast`: params/06_train.gpu.yaml
+            if s != "none": parse_set([kv for kv in bt.expand_spec(s).split(";") if kv.strip()], T.TrainSettings, "--trainer")   # `fast`: params/06b_train.gpu.yaml
     assert "torchrun --nproc_per_node" in bt.parse_args.__globals__["__doc__"]

@@ -7,17 +7,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-ON_TOP = {"cli", "tools", "run"}   # the command line (10_cli, its commands in 10b_tools) and the run engine (10a_run) sit on top of every stage
 HEAVY = ("torch", "transformers", "datasets", "seaborn", "sklearn")
 LIGHT = ("models", "train_settings", "train", "transfer", "cloze_model", "crosseval", "summarize")   # their parameter classes make `--help`
 
 
 def notebook_numbers()->dict:
-    "module -> the number of the notebook that exports it ('06a')"
+    "module -> the name of the notebook that exports it (`06a_train_settings`): file order is reading order"
     out = {}
     for nb in sorted((ROOT/"nbs").glob("[0-9]*.ipynb")):
         m = re.search(r"#\|\s*default_exp:?\s*(\w+)", nb.read_text())
-        if m: out[m.group(1)] = nb.stem.split("_")[0]
+        if m: out[m.group(1)] = nb.stem
     return out
 
 
@@ -34,15 +33,10 @@ def imports_of(path:Path, modules)->set:
     return {d for d in deps if d in modules and d != path.stem}
 
 
-def _key(n:str)->tuple:
-    d = re.match(r"\d+", n).group()
-    return int(d), n[len(d):]
-
-
 def graph_problems(graph:dict, numbers:dict)->tuple:
     "`(imports of a later notebook's module, cycles)` of a module graph"
     later = sorted(f"{a} ({numbers[a]}) imports {b} ({numbers[b]})" for a, deps in graph.items() for b in deps
-                   if a not in ON_TOP and _key(numbers[b])[0] > _key(numbers[a])[0])
+                   if numbers[b] > numbers[a])
     cycles, state = [], {}
     def visit(v, stack):
         state[v] = 1; stack.append(v)
@@ -71,10 +65,11 @@ def test_the_card_module_imports_the_builder_only_inside_functions():
 
 
 def test_graph_check_finds_what_it_looks_for():
-    numbers = {"core": "00", "build": "03", "engine": "03b", "train": "06", "cards": "14"}
-    graph = {"core": set(), "build": {"engine"}, "engine": {"core"}, "train": {"cards"}, "cards": {"train"}}
+    numbers = {"core": "00_core", "engine": "03_engine", "build": "03a_build", "data": "03b_data", "train": "06_train", "cards": "14_cards"}
+    graph = {"core": set(), "build": {"engine"}, "engine": {"core", "data"}, "data": set(), "train": {"cards"}, "cards": {"train"}}
     later, cycles = graph_problems(graph, numbers)
-    assert later == ["train (06) imports cards (14)"] and cycles == ["cards -> train -> cards"]
+    assert later == ["engine (03_engine) imports data (03b_data)", "train (06_train) imports cards (14_cards)"]   # a letter notebook after its base too
+    assert cycles == ["cards -> train -> cards"]
 
 
 def test_parameter_classes_import_without_deep_learning_libraries():

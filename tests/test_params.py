@@ -62,11 +62,11 @@ def test_run_spec_plans(path):
 
 
 def test_unknown_parameter_wrong_type_and_bad_range_are_errors_before_anything_runs(tmp_path):
-    cases = {"out_dirr: x\n": "03_build: unknown parameter\\(s\\) out_dirr",
+    cases = {"out_dirr: x\n": "03b_build: unknown parameter\\(s\\) out_dirr",
              "workers: two\n": "workers must be an integer, got 'two'",
              "use_stemmer: 'false'\n": "use_stemmer must be true or false, got 'false'"}
     for text, msg in cases.items():
-        bad = tmp_path/"03_build.typo.yaml"; bad.write_text(text)
+        bad = tmp_path/"03b_build.typo.yaml"; bad.write_text(text)
         with pytest.raises(CitesumError, match=msg): plan_run(bad, root=ROOT)
 
 
@@ -203,10 +203,10 @@ def test_planning_resolves_every_path_to_an_absolute_one(path):
 
 def test_relative_values_resolve_from_the_project_root_not_nbs(tmp_path):
     "The two files issue 21 names: CL-SciSumm's S2ORC folder is ../shared beside the project, and the cloze build writes into runs/"
-    _, (s,) = plan_run(PARAMS/"09_citation_resolution.clscisumm.yaml", root=ROOT)
+    _, (s,) = plan_run(PARAMS/"09a_citation_resolution.clscisumm.yaml", root=ROOT)
     assert s["parameters"]["s2orc_dir"] == str((ROOT/".."/"shared"/"data"/"clscisumm").resolve())
-    _, (s,) = plan_run(PARAMS/"11_cloze.full.yaml", root=ROOT)
-    assert s["parameters"]["out_dir"] == str(ROOT/"runs"/"11_cloze.full") and s["parameters"]["s2orc_dir"] == str(ROOT/"data"/"s2orc")
+    _, (s,) = plan_run(PARAMS/"10_cloze.full.yaml", root=ROOT)
+    assert s["parameters"]["out_dir"] == str(ROOT/"runs"/"10_cloze.full") and s["parameters"]["s2orc_dir"] == str(ROOT/"data"/"s2orc")
 
 
 # --- YAML: no aliases -----------------------------------------------------------------------------------------------
@@ -231,7 +231,7 @@ def test_yaml_aliases_are_refused_at_once(tmp_path, case):
     w, d, where = case
     text = {"merge": "base: &b {lr: 1}\nother:\n  <<: *b\n", "scalar": "a: &x 3\nb: *x\n", "key": "a: &k x\n*k : 3\n"}.get(w) \
            or _laughs(w, d, where)
-    f = tmp_path/"03_build.bomb.yaml"; f.write_text(text)
+    f = tmp_path/"03b_build.bomb.yaml"; f.write_text(text)
     t = time.process_time()
     with pytest.raises(CitesumError, match=r"YAML aliases \(\*\w+\) are not accepted"): read_yaml(f)
     with pytest.raises(CitesumError, match="YAML aliases"): plan_run(f, root=ROOT)
@@ -291,9 +291,9 @@ def test_defaults_go_under_runs_of_the_current_folder(tmp_path, monkeypatch):
     work = tmp_path/"W"; work.mkdir(); monkeypatch.chdir(work)
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()): assert main(["cloze", "build"]) == 0
-    assert (work/"runs"/"demo"/"11_cloze"/"dataset"/"test.jsonl").exists()
+    assert (work/"runs"/"demo"/"10_cloze"/"dataset"/"test.jsonl").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["W"]
-    assert f"writing under {work/'runs'/'demo'/'11_cloze'/'dataset'}" in err.getvalue()
+    assert f"writing under {work/'runs'/'demo'/'10_cloze'/'dataset'}" in err.getvalue()
 
 
 def test_notebook_defaults_write_inside_the_project_wherever_the_kernel_runs(tmp_path, monkeypatch):

@@ -24,9 +24,9 @@ SETUP = ("python3 -m venv", "pip install", ". .venv/bin/activate")
 ELSEWHERE = {
     "citesum docs --out _docs": ("conftest.py", 'citesum("docs", "--out", folder/"site"'),
     "citesum init DIR": ("test_wheel.py", '"citesum", "init", "."'),
-    "citesum run params/09_citation_resolution.clscisumm.yaml": ("test_run.py", '"run", "params/09_citation_resolution.clscisumm.yaml"'),
-    "citesum crosseval --params params/12_crosseval.small.yaml --set systems=lead,oracle,logreg":
-        ("test_crosseval.py", 'citesum("crosseval", "--params", ROOT/"params"/"12_crosseval.small.yaml", "--set", "systems=lead,oracle,logreg"'),
+    "citesum run params/09a_citation_resolution.clscisumm.yaml": ("test_run.py", '"run", "params/09a_citation_resolution.clscisumm.yaml"'),
+    "citesum crosseval --params params/11a_crosseval.small.yaml --set systems=lead,oracle,logreg":
+        ("test_crosseval.py", 'citesum("crosseval", "--params", ROOT/"params"/"11a_crosseval.small.yaml", "--set", "systems=lead,oracle,logreg"'),
     "citesum bias --data ../shared/data/scitldr/SciTLDR-A --split test --json":
         ("test_bias_agreement.py", 'citesum("bias", "--data", folder, "--split", "test", "--json")'),
 }
@@ -133,7 +133,7 @@ def test_main_job_runs_in_a_clone_without_shared_data(clone):
     assert "skipped the SciTLDR rows" in analysis and "allenai/scitldr" in analysis   # one line that says where to get it
     assert (run/"04_analysis"/"figures"/"04_extractiveness.png").exists()
     assert unshown_figures(run) == [], unshown_figures(run)                          # every figure a step saves, its notebook shows
-    assert "run folder:" in demo["stdout"] and "03_build/dataset/report.md" in demo["stdout"]
+    assert "run folder:" in demo["stdout"] and "03b_build/dataset/report.md" in demo["stdout"]
     assert "without encryption" not in demo["stdout"] + demo["stderr"]                         # the kernels talk over IPC
     noisy = [x for s in plan for x in noisy_outputs(run/f"{s['name']}.ipynb")]
     assert noisy == [], "\n".join(noisy)                                             # no warning cells, one progress output per cell at most

@@ -192,14 +192,14 @@ def test_the_corpus_module_stands_alone_and_its_names_stay_importable_from_resol
 
 def test_params_files_and_parameters_cell():
     "every field in the params files, checked by ResolveParams; the notebook's parameters cell is written from the class"
-    for f in sorted((ROOT/"params").glob("09_citation_resolution.*.yaml")):
+    for f in sorted((ROOT/"params").glob("09a_citation_resolution.*.yaml")):
         d = yaml.safe_load(f.read_text())
         assert list(d) == ResolveParams.names(), f.name
         ResolveParams.from_dict(d, f.name)
-    nb = json.loads((ROOT/"nbs"/"09_citation_resolution.ipynb").read_text())
+    nb = json.loads((ROOT/"nbs"/"09a_citation_resolution.ipynb").read_text())
     cell = next(c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
     assert "".join(cell["source"]) == parameters_cell(ResolveParams)
-    assert list(pm.inspect_notebook(str(ROOT/"nbs"/"09_citation_resolution.ipynb"))) == ResolveParams.names()
+    assert list(pm.inspect_notebook(str(ROOT/"nbs"/"09a_citation_resolution.ipynb"))) == ResolveParams.names()
 
 
 def _clscisumm(*args):

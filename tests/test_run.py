@@ -87,18 +87,18 @@ def test_unknown_step_and_unknown_kernel_are_one_line_errors(tmp_path):
 
 
 def test_citation_resolution_runs_in_a_clone_beside_shared(tmp_path):
-    "The README's `citesum run params/09_citation_resolution.clscisumm.yaml` in a user's clone with ../shared: paths from the project root"
+    "The README's `citesum run params/09a_citation_resolution.clscisumm.yaml` in a user's clone with ../shared: paths from the project root"
     data = need_shared("clscisumm")
     clone = copy_checkout(tmp_path/"work"/"citesum-nb")
     (tmp_path/"work"/"shared").symlink_to(data.parents[1], target_is_directory=True)   # shared/data/clscisumm beside the clone
     exe = Path(sys.executable).with_name("citesum")
-    r = subprocess.run([str(exe), "run", "params/09_citation_resolution.clscisumm.yaml"], cwd=clone, env=_user_env(clone),
+    r = subprocess.run([str(exe), "run", "params/09a_citation_resolution.clscisumm.yaml"], cwd=clone, env=_user_env(clone),
                        capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, f"{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
-    run = clone/"runs"/"09_citation_resolution.clscisumm"
+    run = clone/"runs"/"09a_citation_resolution.clscisumm"
     step = yaml.safe_load((run/"run.yaml").read_text())["steps"][0]
     assert step["parameters"]["s2orc_dir"] == str((tmp_path/"work"/"shared"/"data"/"clscisumm").resolve())
-    assert (run/"09_citation_resolution.clscisumm.ipynb").exists() and list((run/"results").glob("*.md"))
+    assert (run/"09a_citation_resolution.clscisumm.ipynb").exists() and list((run/"results").glob("*.md"))
     assert not (clone/"nbs"/"runs").exists()
 
 

@@ -113,3 +113,11 @@ def test_shape_measures_what_it_says(tmp_path):
                                         cell("code", "#| export\n" + "x = 1\n" * 50), cell("code", "def g(): pass")]}))
     got = notebook_shape.notebook_shape(nb)
     assert (got["cells"], got["exported"], got["lines"], got["definitions"], got["long_cells"], got["long_markdown"]) == (6, 2, 53, 2, 1, 1)
+
+
+def test_the_index_lists_every_notebook_and_explanation():
+    "nbs/index.ipynb (the docs' home page) links every numbered notebook and every explanation"
+    text = "".join("".join(c["source"]) for c in json.loads((ROOT/"nbs"/"index.ipynb").read_text())["cells"])
+    listed = set(re.findall(r"\]\(([\w/.-]+\.ipynb)\)", text))
+    present = {p.name for p in NOTEBOOKS} | {f"explanations/{p.name}" for p in (ROOT/"nbs"/"explanations").glob("*.ipynb")}
+    assert present - listed == set() and listed - present == set(), (sorted(present - listed), sorted(listed - present))

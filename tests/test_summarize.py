@@ -132,6 +132,6 @@ def test_transformers_alone_summarizes(tiny):
 def test_notebook_parameters_cell_is_written_from_the_class():
     from citesum_nb.params import parameters_cell
     from citesum_nb.summarize import SummarizeParams
-    nb = json.loads((ROOT/"nbs"/"13_summarize.ipynb").read_text())
+    nb = json.loads((ROOT/"nbs"/"12_summarize.ipynb").read_text())
     cell = next(c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
     assert "".join(cell["source"]).strip() == parameters_cell(SummarizeParams).strip()

@@ -211,7 +211,7 @@ def test_control_placement_catts_and_prefix():
     with pytest.raises(CitesumError, match="catts, prefix"): M.model_inputs(rec, "abs", "tldr/title", control_style="suffix")
 
 
-# 06_train once left a ~14 MB tempfile.mkdtemp() folder at every run: the demo run (which runs 06_train with TMPDIR set to
+# 06b_train once left a ~14 MB tempfile.mkdtemp() folder at every run: the demo run (which runs 06b_train with TMPDIR set to
 # a fresh folder) must leave its TMPDIR empty, tests/test_wheel.py::test_the_installed_wheel_ran_the_demo_and_wrote_only_its_folder.
 
 

@@ -54,7 +54,7 @@ def test_fast_profile_step_stays_under_the_aten_op_ceiling(bench):
     assert c["fast_aten_ops_ceiling"] < c["baseline_aten_ops"]   # the ceiling is below today's fp32-parameter step
     r = bench.count_step_ops("fast")
     assert r["aten_ops"] <= c["fast_aten_ops_ceiling"], r
-    assert "param_dtype=bf16" in bench.fast_spec() and "eval_generate=library" in bench.fast_spec()   # what params/06_train.gpu.yaml turns on
+    assert "param_dtype=bf16" in bench.fast_spec() and "eval_generate=library" in bench.fast_spec()   # what params/06b_train.gpu.yaml turns on
     readme = (ROOT/"bench"/"README.md").read_text()
     assert f'FAST="{bench.fast_spec()}"' in readme and f"| {c['baseline_aten_ops']:,} |" in readme and f"| {c['fast_aten_ops']:,} |" in readme
 

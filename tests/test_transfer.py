@@ -77,7 +77,7 @@ def tiny_model(tmp_path_factory, citesum_sample):
 # --- published numbers ------------------------------------------------------------------------------------------------
 def test_every_published_row_of_ours_is_a_table_row_with_a_small_profile():
     pub = load_published(PUBLISHED)
-    ids = [e for n, t in pub["tables"].items() if n != "5" for r in t["rows"] for e in r["experiments"]]   # Table 5: 06_train and 05a
+    ids = [e for n, t in pub["tables"].items() if n != "5" for r in t["rows"] for e in r["experiments"]]   # Table 5: 06b_train and 05a
     ids += [e for c in pub["claims"] for e in c.get("experiments", [])]   # runs the paper mentions but does not tabulate
     assert len(ids) == len(set(ids)) >= 20
     assert set(ROW_IDS) == set(ids) and len(ROW_IDS) == len(ids)
@@ -406,7 +406,7 @@ def test_settings_follow_the_authors_scripts_and_say_where_each_comes_from():
     assert {k: full[k] for k in CITES_SCRIPT} == CITES_SCRIPT
     # every training/generation setting of a full params file says where it comes from; no paper section is invented
     texts = {f.name: f.read_text().split("\nprofiles:")[0] for f in TABLES.values()}   # the full rows, not the offline profile
-    texts |= {f.name: f.read_text() for f in sorted(PARAMS.glob("06_train.*.yaml")) if f.name not in ("06_train.small.yaml", "06_train.gpu.yaml")}
+    texts |= {f.name: f.read_text() for f in sorted(PARAMS.glob("06b_train.*.yaml")) if f.name not in ("06b_train.small.yaml", "06b_train.gpu.yaml")}
     texts["table5.yaml"] = (PARAMS/"experiments"/"table5.yaml").read_text().split("\nprofiles:")[0]
     for name, text in texts.items():
         for line in text.splitlines():

@@ -69,7 +69,7 @@ def test_the_installed_wheel_ran_the_demo_and_wrote_only_its_folder(demo, wheel_
     assert demo["outside_runs_after"] == demo["outside_runs_before"], "the demo wrote outside runs/ in the clone"
     left = [p.name for p in Path(demo["tmpdir"]).iterdir() if not p.name.startswith("torchinductor")   # torch's own cache folder
             and not (p.name == "dask-scratch-space" and all(f.suffix == ".lock" for f in p.iterdir()))]  # Dask's, its workers' folders gone
-    assert left == [], f"the demo left {left} in its TMPDIR (06_train once left a 14 MB folder at every run)"
+    assert left == [], f"the demo left {left} in its TMPDIR (06b_train once left a 14 MB folder at every run)"
 
 
 def _plan(folder:Path, env:dict, venv:Path)->list:
@@ -85,7 +85,7 @@ def test_init_gives_a_folder_where_the_same_demo_is_planned(demo, wheel_env, tmp
     for d in (work, home, tmp): d.mkdir()
     env = user_env(home, tmp, venv/"bin")
     init = _run([venv/"bin"/"citesum", "init", "."], cwd=work, env=env)
-    assert DEMO in init.stdout and (work/"nbs"/"06_train.ipynb").is_file()
+    assert DEMO in init.stdout and (work/"nbs"/"06b_train.ipynb").is_file()
     written = _tree(work)
     assert {Path(f).parts[0] for f in written} == {"nbs", "params"}, sorted(written)[:20]
     differ = [f for f in written if (work/f).is_file() and _sha(work/f) != _sha(ROOT/f)]
