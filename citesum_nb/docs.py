@@ -80,7 +80,7 @@ def myst_notebook(nb,                         # a notebook processed by nbdev (`
         if (f := _frontmatter(c)) is not None: fm.update(f)
         elif c["cell_type"] == "markdown" and src.strip(): cells.append(new_markdown_cell(fix_links(src)))
         elif c["cell_type"] == "code" and (cc := _myst_code_cell(c, fix_links)): cells.append(cc)
-    head = [new_markdown_cell(f"# {fm['title']}" + (f"\n\n> {fm['description']}" if fm.get("description") else ""))] if fm.get("title") else []
+    head = [new_markdown_cell(fix_links(f"# {fm['title']}" + (f"\n\n> {fm['description']}" if fm.get("description") else "")))] if fm.get("title") else []
     ks = (nb.get("metadata") or {}).get("kernelspec")
     return new_notebook(cells=head + cells, metadata={"kernelspec": dict(ks)} if ks else {}), fm
 

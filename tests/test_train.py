@@ -224,13 +224,14 @@ def test_kernel_connection_file_is_removed_once_the_kernel_runs(tmp_path):
         kc = km.client(); kc.start_channels(); kc.wait_for_ready(timeout=60)
         assert (tmp_path / "kernel-run.json").exists()
         out = []
-        kc.execute_interactive("from citesum_nb.train import forget_connection_file; print(forget_connection_file())", timeout=120,
+        kc.execute_interactive("from citesum_nb.core import forget_connection_file; print(forget_connection_file())", timeout=120,
                                output_hook=lambda m: out.append(m["content"].get("text", "")))
         assert "True" in "".join(out) and not (tmp_path / "kernel-run.json").exists()
         kc.stop_channels()
     finally:
         km.shutdown_kernel(now=True)
-    assert T.forget_connection_file() is False   # outside a kernel: nothing to do
+    from citesum_nb.core import forget_connection_file
+    assert forget_connection_file() is False   # outside a kernel: nothing to do
 
 
 SNAP = dict(num_beams=2, min_length=2, max_length=16)
