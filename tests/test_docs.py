@@ -15,9 +15,6 @@ NBS = ROOT/"nbs"
 NOTEBOOKS = sorted(p.stem for p in NBS.glob("*.ipynb") if not p.name.startswith(("_", ".")))
 EXPLAINED = sorted(p.stem for p in (NBS/"explanations").glob("*.ipynb"))   # the explanation notebooks: pages of their own, after the notebooks
 MODULES = sorted(p.stem for p in (ROOT/"citesum_nb").glob("*.py") if not p.name.startswith("_"))
-# Notebooks whose imports still share cells with other code (nbdev's processing runs those cells and stops): the fix
-# is an import cell of their own. Listed so that the test of each says so; remove a name once its notebook is fixed.
-MIXED_IMPORTS = {"06b_train", "07_transfer", "15b_cli"}
 
 
 @pytest.fixture(scope="module")
@@ -77,10 +74,7 @@ def test_sidebar_is_generated_from_the_notebooks_present():
     assert tracked.strip() == "", "nbs/sidebar.yml is generated: it must not be kept in git"
 
 
-def _pending(nb): return pytest.param(nb, marks=pytest.mark.xfail(reason="imports share a cell with other code")) if nb in MIXED_IMPORTS else nb
-
-
-@pytest.mark.parametrize("nb", [_pending(n) for n in NOTEBOOKS])
+@pytest.mark.parametrize("nb", NOTEBOOKS)
 def test_imports_have_cells_of_their_own(nb):
     "nbdev's docs processing runs every cell that holds an import: such cells hold nothing else"
     assert mixed_import_cells(json.loads((NBS/f"{nb}.ipynb").read_text())) == []
@@ -104,7 +98,7 @@ for p in sys.argv[1:]:
     return {d["nb"]: d["error"] for d in map(json.loads, r.stdout.splitlines())}
 
 
-@pytest.mark.parametrize("nb", [_pending(n) for n in NOTEBOOKS])
+@pytest.mark.parametrize("nb", NOTEBOOKS)
 def test_nbdev_own_processing_passes(nb, nbdev_processing):
     "What `nbdev-docs` does before Quarto works on the notebook as it is (cwd = project root, as nbdev-docs sets it)"
     assert nbdev_processing[nb] == ""
