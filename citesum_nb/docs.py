@@ -423,7 +423,7 @@ def sphinx_config(title:str,           # the site's name
             "autodoc_member_order": "bysource", "exclude_patterns": [".doctrees"]}
 
 # %% ../nbs/14_docs.ipynb #ee40053b
-def write_sources(src:Path, pages:list, processed:list, nbs:Path, fix_links)->list:
+def write_sources(src:Path, pages:list, processed:list, fix_links)->list:
     "Write the site's sources into `src`: one notebook per page, the API reference, the home page's table of contents"
     import nbformat
     from nbformat.v4 import new_markdown_cell
@@ -434,7 +434,7 @@ def write_sources(src:Path, pages:list, processed:list, nbs:Path, fix_links)->li
     tocs = [toc([n for n in names if n != "index" and n not in explained] + ["api/index"])] + ([toc(explained, "Explanations")] if explained else [])
     for name, raw, page in zip(names, processed, pages):
         nb, fm = myst_notebook(raw, fix_links)
-        for c in nb.cells: _copy_local_images(c.source, Path(page["src"]).parent if page.get("src") else nbs, src)
+        for c in nb.cells: _copy_local_images(c.source, Path(page["src"]).parent, src)   # images as the page's own folder names them
         if name == "index": nb.cells += [new_markdown_cell(t) for t in tocs]
         nbformat.write(nb, src/f"{name}.ipynb")
     for f, text in api_pages().items(): ensure_dir((src/f).parent).joinpath(Path(f).name).write_text(text)
@@ -481,7 +481,7 @@ def build_docs(out_dir="_docs",          # where the site goes
     fix = link_fixer({p["stem"]: p["file"] for p in every}, api_targets(), getattr(cfg, "doc_url", ""), {p["file"] for p in every} - {p["file"] for p in pages})
     t1 = time.time()
     with tempfile.TemporaryDirectory() as tmp:   # sources and build beside each other (MyST-NB writes next to the build folder)
-        names = write_sources(ensure_dir(Path(tmp)/"src"), pages, processed, nbs, fix)
+        names = write_sources(ensure_dir(Path(tmp)/"src"), pages, processed, fix)
         conf = sphinx_config(cfg.get("title") or cfg.get("lib_name") or "citesum-nb", cfg.get("git_url", ""))
         warnings = run_sphinx(Path(tmp)/"src", Path(tmp)/"html", conf, n_workers)
         if warnings: raise CitesumError(f"{len(warnings)} Sphinx warning(s): " + " | ".join(warnings[:10]))

@@ -11,7 +11,7 @@ HEAVY = ("torch", "transformers", "datasets", "seaborn", "sklearn")
 LIGHT = ("models", "train_settings", "train", "transfer", "cloze_model", "crosseval", "summarize")   # their parameter classes make `--help`
 
 
-def notebook_numbers()->dict:
+def notebook_of()->dict:
     "module -> the name of the notebook that exports it (`06a_train_settings`): file order is reading order"
     out = {}
     for nb in sorted((ROOT/"nbs").glob("[0-9]*.ipynb")):
@@ -33,10 +33,10 @@ def imports_of(path:Path, modules)->set:
     return {d for d in deps if d in modules and d != path.stem}
 
 
-def graph_problems(graph:dict, numbers:dict)->tuple:
+def graph_problems(graph:dict, notebook:dict)->tuple:
     "`(imports of a later notebook's module, cycles)` of a module graph"
-    later = sorted(f"{a} ({numbers[a]}) imports {b} ({numbers[b]})" for a, deps in graph.items() for b in deps
-                   if numbers[b] > numbers[a])
+    later = sorted(f"{a} ({notebook[a]}) imports {b} ({notebook[b]})" for a, deps in graph.items() for b in deps
+                   if notebook[b] > notebook[a])
     cycles, state = [], {}
     def visit(v, stack):
         state[v] = 1; stack.append(v)
@@ -50,9 +50,9 @@ def graph_problems(graph:dict, numbers:dict)->tuple:
 
 
 def test_no_import_cycle_and_no_import_of_a_later_notebook():
-    numbers = notebook_numbers()
-    graph = {m: imports_of(ROOT/"citesum_nb"/f"{m}.py", numbers) for m in numbers}
-    later, cycles = graph_problems(graph, numbers)
+    notebook = notebook_of()
+    graph = {m: imports_of(ROOT/"citesum_nb"/f"{m}.py", notebook) for m in notebook}
+    later, cycles = graph_problems(graph, notebook)
     assert later == [] and cycles == [], (later, cycles)
     assert "cards" not in graph["train"] and "analysis" not in graph["train"]   # the model card is written by the callers of training
 
@@ -65,9 +65,9 @@ def test_the_card_module_imports_the_builder_only_inside_functions():
 
 
 def test_graph_check_finds_what_it_looks_for():
-    numbers = {"core": "00_core", "engine": "03_engine", "build": "03a_build", "data": "03b_data", "train": "06_train", "cards": "14_cards"}
+    notebook = {"core": "00_core", "engine": "03_engine", "build": "03a_build", "data": "03b_data", "train": "06_train", "cards": "14_cards"}
     graph = {"core": set(), "build": {"engine"}, "engine": {"core", "data"}, "data": set(), "train": {"cards"}, "cards": {"train"}}
-    later, cycles = graph_problems(graph, numbers)
+    later, cycles = graph_problems(graph, notebook)
     assert later == ["engine (03_engine) imports data (03b_data)", "train (06_train) imports cards (14_cards)"]   # a letter notebook after its base too
     assert cycles == ["cards -> train -> cards"]
 

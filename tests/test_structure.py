@@ -46,7 +46,7 @@ def _cells(nb:Path)->list:
     return [c for c in json.loads(nb.read_text())["cells"] if c["cell_type"] == "code"]
 
 
-_EXPORT = re.compile(r"^#\|\s*export[si]?\s*$", re.M)
+_EXPORT = notebook_shape.EXPORT   # an exported cell: the same test as the shape measure
 
 
 def exports_without_example(nb:Path)->list:
