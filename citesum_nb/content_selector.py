@@ -36,7 +36,7 @@ VARIANTS = {"CONTENTSELECTOR": (True, True), "CONTENTSELECTOR -TOPIC": (False, T
 TWO_STEP_ROWS = {"HEURISTIC LABELS +C": ("labels", "prefix"), "HEURISTIC LABELS -C": ("labels", "none"),
                  "LEAD-200 +C": ("lead200", "prefix"), "LEAD-200 -C": ("lead200", "none"),
                  "CONTENTSELECTOR +C": ("contentselector", "prefix"), "CONTENTSELECTOR -C": ("contentselector", "none"),
-                 "NO REFERENCE": ("none", "prefix")}   # Table 6 row -> (extractive step, context mode of 11b); Table 3: NO REFERENCE, LEAD-200 -C
+                 "NO REFERENCE": ("none", "prefix")}   # Table 6 row -> (extractive step, context mode of 10b); Table 3: NO REFERENCE, LEAD-200 -C
 
 @dataclass
 class ContentSelectorParams(StageParams):
@@ -60,7 +60,7 @@ class ContentSelectorParams(StageParams):
     epochs: float = 20                  # passes over the training split; the best by validation ROUGE-2 recall is kept (the paper: 20)
     grad_norm: float = 5.0              # gradient clipping (the paper: 5)
     max_words: int = 200                # budget of the extractive step, in words
-    abstractive: dict = field(default_factory=lambda: {"max_steps": 10, "max_test_examples": 0})  # settings of 11b's ClozeModelParams for Tables 3 and 6
+    abstractive: dict = field(default_factory=lambda: {"max_steps": 10, "max_test_examples": 0})  # settings of 10b's ClozeModelParams for Tables 3 and 6
     two_step_rows: list[str] = field(default_factory=lambda: list(TWO_STEP_ROWS))  # rows of Tables 3 and 6 to train (empty: none)
     n_boot: int = 1000                  # bootstrap samples of the significance tests
     seed: int = 0                       # seed of initialisation, batching and the bootstrap
@@ -271,7 +271,7 @@ CS_TABLE5_PAIRS = [("CONTENTSELECTOR", "BM25"), ("CONTENTSELECTOR", "LEAD-200"),
                    ("CONTENTSELECTOR", "CONTENTSELECTOR -TOPIC"), ("CONTENTSELECTOR", "CONTENTSELECTOR -CONTEXT"),
                    ("CONTENTSELECTOR", "CONTENTSELECTOR -TOPIC,-CONTEXT")]
 
-def cloze_tables(base:dict,      # `run_baselines` output (11a)
+def cloze_tables(base:dict,      # `run_baselines` output (10a)
                  cs:dict,        # `run_content_selector` output
                  published:dict, # `published_numbers()`
                  n_boot:int=1000, seed:int=0)->dict:
@@ -285,7 +285,7 @@ def cloze_tables(base:dict,      # `run_baselines` output (11a)
 
 # %% ../nbs/10c_content_selector.ipynb #4fd69bcc
 def two_step_rows(p:ContentSelectorParams, data:dict, cs:dict)->dict:
-    "Row name -> metrics of 11b's two-step model on that extractive step (`TWO_STEP_ROWS`)"
+    "Row name -> metrics of 10b's two-step model on that extractive step (`TWO_STEP_ROWS`)"
     out = {}
     for name in p.two_step_rows:
         step, ctx = TWO_STEP_ROWS[name]

@@ -85,7 +85,7 @@ def expand_representations(names:list)->list:
 
 @dataclass
 class ResolveParams(StageParams):
-    "Parameters of citation resolution (notebook 09 and `citesum resolve`)"
+    "Parameters of citation resolution (notebook 09a and `citesum resolve`)"
     notebook: ClassVar[str] = "09a_citation_resolution"
     s2orc_dir: FilePath = ""  # S2ORC folder (either layout), empty for the bundled sample corpus
     fmt: Literal["auto", "s2orc-2020", "s2-api"] = "auto"  # layout of s2orc_dir

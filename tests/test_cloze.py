@@ -212,7 +212,7 @@ def test_abstractive_table_keeps_the_perplexities_apart():
 
 def test_content_selector_and_the_two_step_model_on_the_sample(sample_build):
     """CONTENTSELECTOR (the paper's §4.1 model) and its ablations train offline on the sample build; its extracts feed
-    11b's abstractive step (Table 6's CONTENTSELECTOR rows) and NO REFERENCE sees no document text (Table 3)."""
+    10b's abstractive step (Table 6's CONTENTSELECTOR rows) and NO REFERENCE sees no document text (Table 3)."""
     from citesum_nb.cloze import SPLITS, published_numbers
     from citesum_nb.cloze_baselines import load_cloze
     from citesum_nb.content_selector import (VARIANTS, ContentSelectorParams, run_content_selector, two_step_rows, two_step_table)
