@@ -142,6 +142,14 @@ def test_main_job_runs_in_a_clone_without_shared_data(clone):
     assert all(re.search(rf'<td>{re.escape(s["name"])}</td><td>ok</td><td class="num">\d', index) for s in plan)   # every step's duration
 
 
+def test_the_readme_commands_run_on_one_worker(request):
+    "The documented commands build on each other in one copy, in order: under pytest-xdist they must share one worker"
+    if not (os.environ.get("PYTEST_XDIST_WORKER") and request.config.getvalue("loadgroup")):
+        pytest.skip("not run by pytest-xdist with --dist loadgroup")
+    assert request.node.nodeid.endswith("@demo"), ("pytest-xdist ignored the demo group (see pytest-dev/pytest-xdist#1386): "
+                                                   "the README's commands would run on two workers at once")
+
+
 _HELP_SEEN = set()   # `--help` commands already checked in this run
 
 
