@@ -61,14 +61,16 @@ def add_options(ap,              # an argparse parser
                 names,           # the options: names of `table`, space-separated; or a table of the command's own
                 table:dict|None=None,  # name -> keywords (default: `OPTIONS`)
                 params:tuple|None=None,  # `(parameter class, names)`: their options go where `names` has `*` (`add_cli_options`)
+                signature:tuple|None=None,  # `(function or "module.NAME", parameters)`: their rows from its signature and docments
                 **over,          # name -> its help for this command (text), or keywords that replace the table's (a mapping)
                ):
     "Add options from a table to `ap`: `--name-with-hyphens` (dest `name`) unless the row gives `flags`, or an argument with `positional`"
     if isinstance(names, dict): table, names = names, " ".join(names)
+    sig = _signature_rows(*signature) if signature else {}   # a signature's row replaces the table's keywords it gives
     for n in names.split():
         if n == "*": add_cli_options(ap, *params); continue
         o = over.get(n)
-        kw = {**(table or OPTIONS).get(n, {}), **({"help": o} if isinstance(o, str) else o or {})}
+        kw = {**(OPTIONS if table is None else table).get(n, {}), **sig.get(n, {}), **({"help": o} if isinstance(o, str) else o or {})}
         if "choices" in kw: kw["choices"] = _choices(kw["choices"])
         flags = kw.pop("flags", None) or [cli_option(n)]
         if kw.pop("positional", False): ap.add_argument(n, **kw)
@@ -78,27 +80,32 @@ def add_options(ap,              # an argparse parser
 # %% ../nbs/15_tools.ipynb #5ae90f8c
 _TYPES = {"int": int, "float": float}
 
-def signature_options(ap,      # an argparse parser
-                      fn,      # the function whose parameters the options set
-                      names:str,  # its parameters to expose, space-separated
-                      **over,  # as in `add_options` (`flags`, `dest` to rename one)
-                     ):
-    "Options from parameters of `fn`, as fastcore's `call_parse` makes them: default and type from the signature, help from its docments"
+def _signature_rows(fn, names:str)->dict:
+    "name -> keywords of parameters of `fn` (or the function `module.NAME` names, imported now): default and type from the signature, help from its docments"
     from fastcore.docments import docments
-    d = docments(fn, full=True)
+    d = docments(named(fn) if isinstance(fn, str) else fn, full=True)
+    rows = {}
     for n in names.split():
         x, t = d[n], d[n]["anno"]
         t = _TYPES.get(t if isinstance(t, str) else getattr(t, "__name__", ""))
         kw = dict(action="store_true") if isinstance(x["default"], bool) else dict(default=x["default"], **({"type": t} if t else {}))
-        o = over.get(n) or {}
-        add_options(ap, n, {n: {**kw, "help": x["docment"]}}, **{n: o})
-    return ap
+        rows[n] = {**kw, "help": x["docment"]}
+    return rows
+
+def signature_options(ap,      # an argparse parser
+                      fn,      # the function whose parameters the options set, or its name `module.NAME` (imported when the parser is built)
+                      names:str,  # its parameters to expose, space-separated
+                      **over,  # as in `add_options` (`flags`, `dest` to rename one)
+                     ):
+    "Options from parameters of `fn`, as fastcore's `call_parse` makes them: default and type from the signature, help from its docments"
+    return add_options(ap, names, {}, signature=(fn, names), **over)
 
 # %% ../nbs/15_tools.ipynb #81a7ae42
 DATA_OPTIONS = "data split fmt src_col tgt_col id_col"   # the dataset a command reads (`load_split`'s arguments)
 SCORE_OPTIONS = "multi_ref no_stemmer n_jobs json"       # how ROUGE is computed and printed
 
-TOOL_COMMANDS = {   # command -> (description, options: names of `OPTIONS`, {name: help here, or the keywords of an option of its own})
+TOOL_COMMANDS = {   # command -> (description, options: names of `OPTIONS`, {name: help here, or the keywords of an option of its own}
+                    #            [, (the function the command calls, "module.NAME", and its parameters whose options its signature gives)])
     "abstraction": ("Abstraction level: mean ROUGE-1/2/L recall (x100) of each summary against its source.",
                     "data split groups no_stem max_examples json",
                     dict(groups=dict(choices=["auto", "flat", "author_peer"], default="auto",
@@ -130,12 +137,11 @@ TOOL_COMMANDS = {   # command -> (description, options: names of `OPTIONS`, {nam
                      threshold=dict(type=float, default=0.9, help="cosine similarity from which a pair is a near-duplicate"),
                      out="write the pairs (a_id, b_id, similarity) to this CSV file (an existing file needs --overwrite)")),
     "tiny-model": ("Train a tokenizer on a corpus and write a tiny randomly initialised (NOT pretrained) seq2seq model folder for offline "
-                   "tests and demos", "data out overwrite arch seed vocab_size d_model layers json",
+                   "tests and demos", "data out overwrite arch seed vocab_size d_model n_layers json",
                    dict(data="built CiteSum folder or JSONL file whose texts train the tokenizer", out=dict(required=True, help="output folder (Hugging Face format): new, empty, or a previous tiny model with --overwrite"),
                         overwrite="replace a previous output of citesum tiny-model in --out (never a trained model)", json="print one JSON object",
-                        arch=dict(default="bart", choices="citesum_nb.models.ARCHS", help="model family (default bart)"), seed="seed of the random weights",
-                        vocab_size=dict(type=int, default=2000, help="tokenizer vocabulary size"), d_model=dict(type=int, default=64, help="hidden size"),
-                        layers=dict(type=int, default=2, help="encoder layers = decoder layers"))),
+                        arch=dict(choices="citesum_nb.models.ARCHS"), n_layers=dict(flags=["--layers"], dest="layers")),
+                   ("citesum_nb.models.make_tiny_model", "arch seed vocab_size d_model n_layers")),
 }
 
 # %% ../nbs/15_tools.ipynb #4cd7a0fa
@@ -172,14 +178,14 @@ def tool_parser(name:str,
                 params:tuple|None=None,  # `(parameter class, names)` for a row whose options have a `*`
                )->CommandParser:
     "The parser of `citesum <name>` from its row of `TOOL_COMMANDS` (with a subparser per verb row `<name> <verb>`)"
-    desc, names, over = TOOL_COMMANDS[name]
-    ap = add_options(CommandParser(prog=f"citesum {name}", description=desc), names, params=params, **over)
+    desc, names, over, *sig = TOOL_COMMANDS[name]
+    ap = add_options(CommandParser(prog=f"citesum {name}", description=desc), names, params=params, signature=sig[0] if sig else None, **over)
     verbs = [k.split(" ", 1)[1] for k in TOOL_COMMANDS if k.startswith(name + " ")]
     if verbs:
         sub = ap.add_subparsers(dest="verb", required=True)
         for v in verbs:
-            d, ns, o = TOOL_COMMANDS[f"{name} {v}"]
-            add_options(sub.add_parser(v, help=d), ns, **o)
+            d, ns, o, *s = TOOL_COMMANDS[f"{name} {v}"]
+            add_options(sub.add_parser(v, help=d), ns, signature=s[0] if s else None, **o)
     return ap
 
 # %% ../nbs/15_tools.ipynb #9f7151ef
