@@ -134,8 +134,8 @@ TOOL_COMMANDS = {   # command -> (description, options: names of `OPTIONS`, {nam
                      a_split=dict(default="train", help="split of the first dataset"),
                      b=dict(required=True, help="second dataset (e.g. ../shared/data/scitldr/SciTLDR-A)"),
                      b_split=dict(default="test", help="split of the second dataset"),
-                     threshold=dict(type=float, default=0.9, help="cosine similarity from which a pair is a near-duplicate"),
-                     out="write the pairs (a_id, b_id, similarity) to this CSV file (an existing file needs --overwrite)")),
+                     out="write the pairs (a_id, b_id, similarity) to this CSV file (an existing file needs --overwrite)"),
+                ("citesum_nb.evaluate.overlap_report", "threshold")),
     "tiny-model": ("Train a tokenizer on a corpus and write a tiny randomly initialised (NOT pretrained) seq2seq model folder for offline "
                    "tests and demos", "data out overwrite arch seed vocab_size d_model n_layers json",
                    dict(data="built CiteSum folder or JSONL file whose texts train the tokenizer", out=dict(required=True, help="output folder (Hugging Face format): new, empty, or a previous tiny model with --overwrite"),
@@ -158,17 +158,16 @@ TOOL_COMMANDS |= {   # (continued)
                   private=dict(action="store_true", help="with --push-to-hub: create the repository as private"))),
     "docs": ("Render the notebooks and the API reference into a website (nbdev's processing, Sphinx with MyST-NB; pip install "
              "'citesum-nb[docs]'), and check its links. With Quarto installed, `nbdev-docs` builds the Quarto site instead.",
-             "out nbs only execute outputs_from no_outputs workers run_index overwrite",
+             "out nbs_dir notebooks execute outputs_from no_outputs n_workers run_index overwrite",
              dict(out=dict(default="_docs", help="output folder of the site (default: _docs): new, empty, or a previous site with --overwrite"),
-                  nbs=dict(help="notebooks folder (default: nbs_path from pyproject.toml)"),
-                  only=dict(nargs="+", metavar="NOTEBOOK", help="render only these notebooks (stems, e.g. index 04_analysis)"),
-                  execute=dict(action="store_true", help="run each notebook with its defaults first, so pages show every output and figure"),
+                  nbs_dir=dict(flags=["--nbs"], dest="nbs"), notebooks=dict(flags=["--only"], dest="only", nargs="+", metavar="NOTEBOOK"),
                   outputs_from=dict(metavar="RUN_DIR", help="show the outputs of this run's executed notebooks (default: the demo run, "
                                     "runs/demo_run, when there is one)"),
                   no_outputs=dict(action="store_true", help="show the notebooks as committed, without a run's outputs"),
-                  workers=dict(type=int, default=2, help="parallel processes (default: 2)"),
+                  n_workers=dict(flags=["--workers"], dest="workers"),
                   run_index=dict(metavar="RUN_DIR", help="instead: write RUN_DIR/index.html for a run folder"),
-                  overwrite="replace a previous site of citesum docs in --out (nothing else is ever replaced)")),
+                  overwrite="replace a previous site of citesum docs in --out (nothing else is ever replaced)"),
+             ("citesum_nb.docs.build_docs", "nbs_dir notebooks execute n_workers")),
     "init": ("Copy the notebooks (nbs/) and parameter files (params/) into DIR, so that `citesum run` works there without a clone.", "dir overwrite",
              dict(dir="the folder to write (new, or without the project's files)", overwrite="replace the project's files that are already there")),
 }
