@@ -272,10 +272,10 @@ def summarize_run(rdir:Path,  # a run folder
     return "\n".join(lines)
 
 # %% ../nbs/15a_run.ipynb #67ee0832
-RUN_OPTIONS = {   # the options of `citesum run` that `execute_run`'s signature does not give, rows of `add_options` (15_tools)
+RUN_OPTIONS = {   # what `execute_run`'s signature cannot say about the options of `citesum run`, rows of `add_options` (15_tools)
     "file":       dict(positional=True, help="run spec (with steps), experiments table or single-notebook parameter file, e.g. params/runs/demo.yaml"),
-    "project":    dict(help="project root holding nbs/ (default: found above the parameter file)"),
-    "only":       dict(nargs="+"),   # its help from `execute_run`'s docments
+    "root":       dict(flags=["--project"], dest="project"),   # its help, and --only's, from `execute_run`'s docments
+    "only":       dict(nargs="+"),
     "dry_run":    dict(action="store_true", help="validate the file and print the steps without running them"),
 }
 
@@ -283,7 +283,7 @@ def run_parser()->CommandParser:
     "The options of `citesum run`"
     from citesum_nb.tools import add_options
     return add_options(CommandParser(prog="citesum run", description="Execute the project's notebooks with papermill from a parameter file."),
-                       "file run_dir project only profile kernel log_output dry_run", RUN_OPTIONS, signature=(execute_run, "run_dir only profile kernel log_output"))
+                       "file run_dir root only profile kernel log_output dry_run", RUN_OPTIONS, signature=(execute_run, "run_dir root only profile kernel log_output"))
 
 # %% ../nbs/15a_run.ipynb #eaf4b45d
 def run_cli(argv:list|None=None)->int:
