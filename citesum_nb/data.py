@@ -175,9 +175,11 @@ def tiny_records()->list:
 
 # %% ../nbs/03c_data.ipynb #b9377542
 def load_split(name_or_path,  # dataset folder, file, or Hub name (`yuningm/citesum`, `allenai/scitldr[:AIC]`, `abisee/cnn_dailymail:3.0.0`, ...)
-               split:str="test",  # train | val (aliases validation, dev, valid) | test
+               split:str="test",  # split name: train, val (or validation, dev, valid), test
                *, fmt:str|None=None,  # one of FORMAT_COLUMNS; None = guess from the columns
-               src_col:str|None=None, tgt_col:str|None=None, id_col:str|None=None,  # override the column names
+               src_col:str|None=None,  # source column (local files with other column names)
+               tgt_col:str|None=None,  # reference column
+               id_col:str|None=None,  # id column
                n:int=0,  # the first n examples (0: all)
               )->datasets.Dataset:  # columns id, src, tgt (list of references), title (+ src_sents, extras)
     "One split of a summarization dataset with the common columns"

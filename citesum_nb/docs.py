@@ -458,10 +458,10 @@ def _need_sphinx():
 
 # %% ../nbs/14_docs.ipynb #128b661f
 def build_docs(out_dir="_docs",          # where the site goes
-               nbs_dir=None,              # the notebooks (default: nbs_path of the project, from pyproject.toml)
-               notebooks=None,            # stems to render (default: all; links to the others become text); the home page always
-               execute:bool=False,        # run each notebook with its defaults first (pages with every output and figure)
-               n_workers:int=2,           # parallel processes (0: in this process)
+               nbs_dir=None,              # notebooks folder (default: nbs_path of the project, from pyproject.toml)
+               notebooks=None,            # render only these notebooks (stems, e.g. index 04_analysis; default: all); the home page always, links to the others become text
+               execute:bool=False,        # run each notebook with its defaults first, so pages show every output and figure
+               n_workers:int=2,           # parallel processes (default: 2; 0: in this process)
                outputs_from=None,         # a run folder whose executed notebooks give the pages their outputs
                overwrite:bool=False,      # replace a previous site of citesum docs in `out_dir` (nothing else is ever replaced)
               )->dict:

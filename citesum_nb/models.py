@@ -170,7 +170,7 @@ def _train_tokenizer(texts:list, arch:str, vocab_size:int, max_len:int):
 # %% ../nbs/06_models.ipynb #ce405035
 def make_tiny_model(texts_or_data_dir,  # a built CiteSum folder, a JSONL file, or an iterable of texts/records
                     out_dir,  # where the Hugging Face folder is written
-                    arch:str="bart",  # bart | pegasus | t5
+                    arch:str="bart",  # model family: bart, pegasus or t5 (default bart)
                     seed:int=0,  # seed of the random weights
                     vocab_size:int=2000,  # tokenizer vocabulary size (smaller if the corpus is tiny)
                     d_model:int=64,  # hidden size

@@ -227,9 +227,15 @@ def _execute_step(s:dict, rdir:Path, kernel:str, log_output:bool, progress:bool)
         raise CitesumError(f"step {s['name']} failed in cell {e.exec_count}: {e.ename}: {e.evalue} (see {out_nb})") from None
 
 # %% ../nbs/15a_run.ipynb #045a3c39
-def execute_run(run_file, root=None, run_dir=None, only:list|None=None, kernel="python3", log_output=False,
+def execute_run(run_file,              # run spec (with steps), experiments table or single-notebook parameter file
+                root=None,             # project root holding nbs/ (default: found above the parameter file)
+                run_dir=None,          # override the run folder (default: run_dir in the file, else runs/<file stem>)
+                only:list|None=None,   # run only these steps (step names, row ids or notebook stems)
+                kernel="python3",      # Jupyter kernel name (default: python3)
+                log_output=False,      # stream notebook output to the terminal
                 progress:bool|None=None,  # papermill's cell bar; None: when stderr is a terminal
-                profile:str|None=None)->Path:
+                profile:str|None=None, # profile of the experiments tables, e.g. small (the offline twin)
+               )->Path:
     "Execute the steps of `run_file` with papermill (cwd = nbs/); returns the run folder"
     rdir, plan = plan_run(run_file, root=root, run_dir=run_dir, profile=profile)
     steps, started, done, seconds = select_steps(plan, only), time.time(), [], {}
@@ -266,21 +272,18 @@ def summarize_run(rdir:Path,  # a run folder
     return "\n".join(lines)
 
 # %% ../nbs/15a_run.ipynb #67ee0832
-RUN_OPTIONS = {   # the options of `citesum run`, rows of `add_options` (15_tools)
+RUN_OPTIONS = {   # what `execute_run`'s signature cannot say about the options of `citesum run`, rows of `add_options` (15_tools)
     "file":       dict(positional=True, help="run spec (with steps), experiments table or single-notebook parameter file, e.g. params/runs/demo.yaml"),
-    "run_dir":    dict(help="override the run folder (default: run_dir in the file, else runs/<file stem>)"),
-    "project":    dict(help="project root holding nbs/ (default: found above the parameter file)"),
-    "only":       dict(nargs="+", help="run only these steps (step names, row ids or notebook stems)"),
-    "profile":    dict(help="profile of the experiments tables, e.g. small (the offline twin)"),
-    "kernel":     dict(default="python3", help="Jupyter kernel name (default: python3)"),
-    "log_output": dict(action="store_true", help="stream notebook output to the terminal"),
+    "root":       dict(flags=["--project"], dest="project"),   # its help, and --only's, from `execute_run`'s docments
+    "only":       dict(nargs="+"),
     "dry_run":    dict(action="store_true", help="validate the file and print the steps without running them"),
 }
 
 def run_parser()->CommandParser:
     "The options of `citesum run`"
     from citesum_nb.tools import add_options
-    return add_options(CommandParser(prog="citesum run", description="Execute the project's notebooks with papermill from a parameter file."), RUN_OPTIONS)
+    return add_options(CommandParser(prog="citesum run", description="Execute the project's notebooks with papermill from a parameter file."),
+                       "file run_dir root only profile kernel log_output dry_run", RUN_OPTIONS, signature=(execute_run, "run_dir root only profile kernel log_output"))
 
 # %% ../nbs/15a_run.ipynb #eaf4b45d
 def run_cli(argv:list|None=None)->int:

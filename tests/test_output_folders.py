@@ -3,7 +3,7 @@ its own to take (a user's file, a user's folder, one of its inputs, a folder hol
 dangling link, another command's output, its own previous output with and without --overwrite). Commands run in this
 process (`citesum_nb.cli.main`); the heavy ones have their work replaced by a tripwire, so a refusal is shown to come
 before any work. The instances are generated from the tables below."""
-import contextlib, hashlib, io, json, os, re, shutil, stat
+import contextlib, functools, hashlib, io, json, os, re, shutil, stat
 from pathlib import Path
 
 import pytest
@@ -56,8 +56,10 @@ def snapshot(folder:Path)->dict:
 def trip(monkeypatch, target:str):
     "Replace `module.attr` by a tripwire: the command's expensive work"
     mod, attr = target.rsplit(".", 1)
+    m = __import__(mod, fromlist=[attr])
+    @functools.wraps(getattr(m, attr))   # the original's signature and docments: a parser may read its options from them
     def tripwire(*a, **k): raise WorkStarted(target)
-    monkeypatch.setattr(__import__(mod, fromlist=[attr]), attr, tripwire)
+    monkeypatch.setattr(m, attr, tripwire)
 
 
 # --- the commands ---------------------------------------------------------------------------------------------------

@@ -104,6 +104,23 @@ def test_no_notebook_over_the_cell_limit(nb):
     assert shape["cells"] <= notebook_shape.TARGETS["most cells in a notebook"], f"{nb.name}: {shape['cells']} cells"
 
 
+def test_hand_written_options_stay_few():
+    "Options come from parameter classes and from the signatures and docments of the functions the commands call; few are written by hand"
+    rows = notebook_shape.hand_written_options(ROOT/"citesum_nb")
+    assert len(rows) <= notebook_shape.MAX_HAND_WRITTEN_OPTIONS, f"{len(rows)} hand-written option rows (at most {notebook_shape.MAX_HAND_WRITTEN_OPTIONS}): {rows}"
+
+
+def test_hand_written_options_counts_what_it_says(tmp_path):
+    "The count itself, on a planted module: table rows, a command's options with keywords (not help alone), literal add_argument calls"
+    (tmp_path/"m.py").write_text(
+        'OPTIONS = {"a": dict(help="x"), "b": dict()}\nRUN_OPTIONS = {"c": {}}\n'
+        'TOOL_COMMANDS = {"t": ("d", "a b e f", dict(a="help only", e=dict(type=int), f=dict(flags=["-f"])), ("m.fn", "g"))}\n'
+        'STAGE_COMMANDS = {"s": dict(fn="f", over=dict(h=dict(nargs="+"), a="help only"))}\n'
+        'ap.add_argument("--i")\nap.add_argument(*flags)\n')
+    assert notebook_shape.hand_written_options(tmp_path) == ["m.OPTIONS:a", "m.OPTIONS:b", "m.RUN_OPTIONS:c", "tool t:e", "tool t:f",
+                                                             "stage s:h", "m add_argument --i"]
+
+
 def test_shape_measures_what_it_says(tmp_path):
     "The measures themselves, on a planted notebook: directives and blank lines do not count, a class and a function are two definitions"
     cell = lambda t, s: {"cell_type": t, "source": [s], "metadata": {}, **({"outputs": []} if t == "code" else {})}

@@ -1,6 +1,7 @@
 #!/usr/bin/env python
 """The shape of the numbered notebooks, measured with an ast scan: lines and definitions per exported cell, long
-exported cells, long Markdown cells, cells per notebook, the longest function of the library.
+exported cells, long Markdown cells, cells per notebook, the longest function of the library; and the command line's
+hand-written option rows (the others come from parameter classes and from the signatures and docments of functions).
 
 Usage: `python tools/notebook_shape.py [PROJECT]` prints one row per notebook and the totals that
 tests/test_structure.py holds (the targets are in `TARGETS`)."""
@@ -10,6 +11,7 @@ from pathlib import Path
 EXPORT = re.compile(r"^#\|\s*export[si]?\s*$", re.M)
 TARGETS = {"median lines per exported cell": 14, "definitions per exported cell": 1.3, "exported cells of 50+ lines": 3,
            "Markdown cells over 150 words": 20, "most cells in a notebook": 90, "longest function (lines)": 50}
+MAX_HAND_WRITTEN_OPTIONS = 60   # option rows written by hand (`hand_written_options`); fastcore/nbdev write none
 
 
 def code_lines(source:str)->list:
@@ -44,6 +46,29 @@ def longest_function(package:Path)->tuple:
     return best
 
 
+def _keyword_rows(call:ast.Call, where:str)->list:
+    "The options of a `dict(...)` of options that carry argparse keywords of their own (a text alone is a help said another way)"
+    return [f"{where}:{k.arg}" for k in call.keywords
+            if k.arg and not (isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)) and not isinstance(k.value, ast.JoinedStr)]
+
+
+def hand_written_options(package:Path)->list:
+    "The hand-written option rows of the package: rows of `OPTIONS` / `RUN_OPTIONS`, a command's own options with argparse keywords (`TOOL_COMMANDS`' third element, `STAGE_COMMANDS`' `over`), `add_argument` calls with literal flags"
+    rows = []
+    for f in sorted(package.glob("*.py")):
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, (ast.Assign, ast.AugAssign)) and isinstance(node.value, ast.Dict):
+                name = getattr(node.targets[0] if isinstance(node, ast.Assign) else node.target, "id", None)
+                if name in ("OPTIONS", "RUN_OPTIONS"): rows += [f"{f.stem}.{name}:{k.value}" for k in node.value.keys]
+                for k, v in zip(node.value.keys, node.value.values):
+                    if name == "TOOL_COMMANDS" and isinstance(v, ast.Tuple) and isinstance(v.elts[2], ast.Call): rows += _keyword_rows(v.elts[2], f"tool {k.value}")
+                    if name == "STAGE_COMMANDS" and isinstance(v, ast.Call):
+                        rows += [r for kw in v.keywords if kw.arg == "over" and isinstance(kw.value, ast.Call) for r in _keyword_rows(kw.value, f"stage {k.value}")]
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "add_argument" and node.args and isinstance(node.args[0], ast.Constant):
+                rows.append(f"{f.stem} add_argument {node.args[0].value}")
+    return rows
+
+
 def project_shape(root:Path)->dict:
     "Every notebook's figures and the totals that `TARGETS` names"
     rows = [notebook_shape(nb) for nb in sorted((root/"nbs").glob("[0-9]*.ipynb"))]
@@ -68,3 +93,4 @@ if __name__ == "__main__":
     print(f"\n{'':34}{'now':>8}{'target':>8}")
     for k, v in shape["totals"].items(): print(f"{k:34}{v:8}{TARGETS[k]:>8}{'' if v <= TARGETS[k] else '  over'}")
     print(f"longest function: {longest_function(root/'citesum_nb')[1]}")
+    print(f"hand-written option rows: {len(hand_written_options(root/'citesum_nb'))} (at most {MAX_HAND_WRITTEN_OPTIONS})")
