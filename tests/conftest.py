@@ -1,4 +1,4 @@
-import contextlib, io, os, subprocess, sys, tempfile, traceback
+import contextlib, io, os, signal, subprocess, sys, tempfile, traceback
 from pathlib import Path
 
 import pytest
@@ -163,6 +163,15 @@ def make_wheel_env(folder:Path)->dict:
     subprocess.run([sys.executable, "-m", "pip", "--python", str(venv/"bin"/"python"), "install", "--no-deps", "--no-compile", "-q", str(whl)],
                    check=True, capture_output=True, text=True)
     return {"venv": str(venv), "wheel": str(whl), "requires": requires, "linked": sorted(deps)}
+
+
+@pytest.fixture
+def ctrl_c_as_in_a_terminal():
+    "SIGINT raises KeyboardInterrupt here and starts at its default in child processes, as in a terminal: tests started in"
+    "the background (`bash tools/test.sh &`, some CI runners) inherit SIGINT ignored, and a Ctrl-C test would prove nothing"
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try: yield
+    finally: signal.signal(signal.SIGINT, old)
 
 
 @pytest.fixture(scope="session")

@@ -273,7 +273,7 @@ def test_no_record_stops_a_build_and_memory_stays_bounded(tmp_path, capsys, fmt)
 # ---------------------------------------------------------------- Ctrl-C while the local workers start
 @pytest.mark.parametrize("moment", ["before", "started"])
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
-def test_a_signal_while_the_workers_start_stops_the_build(tmp_path, capsys, monkeypatch, moment, sig):
+def test_a_signal_while_the_workers_start_stops_the_build(tmp_path, capsys, monkeypatch, moment, sig, ctrl_c_as_in_a_terminal):
     "The signal is sent from inside the start-up (a hook of `STARTING`), not after a sleep: the build stops, exits 128+N, leaves nothing"
     import signal
     import psutil

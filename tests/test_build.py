@@ -499,7 +499,7 @@ def test_out_folder_is_never_clobbered(tmp_path):
 
 
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
-def test_interrupted_build_leaves_nothing(tmp_path, sig):
+def test_interrupted_build_leaves_nothing(tmp_path, sig, ctrl_c_as_in_a_terminal):
     "SIGINT (Ctrl-C: the whole process group) or SIGTERM: one line, no output folder, no temporary folder, no process"
     import os, signal, subprocess, sys, time
     import psutil
