@@ -218,27 +218,30 @@ def demo(tmp_path_factory, wheel_env)->dict:
     return shared_once(tmp_path_factory, "demo", lambda f: make_demo_run(f, Path(wheel_env["venv"])))
 
 
-def make_docs_site(folder:Path, run:Path)->dict:
-    "The whole docs site as `citesum docs --out DIR` builds it, with the outputs of the demo run's executed notebooks"
+def make_docs_site(folder:Path)->dict:
+    """The whole docs site as a user builds it in a project of their own: `citesum init` into a folder whose name has a
+    space, then `citesum docs --out _docs` there (apart from the demo run: the pages show the notebooks' committed outputs)"""
     import time
+    project = folder/"my project"
+    citesum("init", project)
     t = time.time()
-    r = citesum("docs", "--out", folder/"site", "--outputs-from", run)
-    return {"site": str(folder/"site"), "stdout": r.stdout, "seconds": time.time() - t}
+    r = citesum("docs", "--out", "_docs", cwd=project)
+    return {"site": str(project/"_docs"), "project": str(project), "stdout": r.stdout, "seconds": time.time() - t}
 
 
 @pytest.fixture(scope="session")
-def docs_site(tmp_path_factory, demo)->dict:
-    "{site, stdout, seconds}: the docs site with the demo run's outputs, made once per test run (docs and browser tests)"
-    return shared_once(tmp_path_factory, "docs", lambda f: make_docs_site(f, Path(demo["run"])))
+def docs_site(tmp_path_factory)->dict:
+    "{site, project, stdout, seconds}: the docs site of a `citesum init` project, made once per test run (docs and browser tests)"
+    return shared_once(tmp_path_factory, "docs", make_docs_site)
 
 
-# Tests that read the shared demo run or docs site run on one pytest-xdist worker ("demo" group), and first: they make
-# the longest chain of the run (wheel -> demo -> docs site); the other worker takes the rest meanwhile.
-DEMO_GROUP = ("test_readme.py", "test_wheel.py", "test_browser.py", "test_docs.py")
+# Tests that read the shared demo run run on one pytest-xdist worker ("demo" group), and first: they make the longest
+# chain of the run (wheel -> demo); the other worker takes the rest meanwhile (the docs site first).
+DEMO_GROUP = ("test_readme.py", "test_wheel.py", "test_browser.py")
 
 
 @pytest.hookimpl(tryfirst=True)   # before pytest-xdist's own hook, which turns the group marks into node ids
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.path.name in DEMO_GROUP: item.add_marker(pytest.mark.xdist_group("demo"))
-    items.sort(key=lambda i: i.path.name not in DEMO_GROUP)   # stable: the demo group first, then the rest in collection order
+    items.sort(key=lambda i: (i.path.name not in DEMO_GROUP, i.path.name != "test_docs.py"))   # stable: the demo group, the docs site, the rest

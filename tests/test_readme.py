@@ -22,7 +22,7 @@ READMES = ("README.md", "bench/README.md")
 SETUP = ("python3 -m venv", "pip install", ". .venv/bin/activate")
 # command (as documented) -> (test file, text of that test that runs it)
 ELSEWHERE = {
-    "citesum docs --out _docs": ("conftest.py", 'citesum("docs", "--out", folder/"site"'),
+    "citesum docs --out _docs": ("conftest.py", 'citesum("docs", "--out", "_docs", cwd=project)'),
     "citesum init DIR": ("test_wheel.py", '"citesum", "init", "."'),
     "citesum run params/09a_citation_resolution.clscisumm.yaml": ("test_run.py", '"run", "params/09a_citation_resolution.clscisumm.yaml"'),
     "citesum crosseval --params params/11a_crosseval.small.yaml --set systems=lead,oracle,logreg":

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from citesum_nb.docs import nbdev_settings
 from conftest import DEMO, ROOT, user_env
 
 # Library caches a fresh HOME may get from the tools the demo runs (IPython's profile, matplotlib's font cache, ...):
@@ -39,6 +40,7 @@ def test_the_wheel_holds_the_library_notebooks_and_parameter_files(wheel_env):
         elif p.parts[0] == "nbs" and p.suffix == ".ipynb" and len(p.parts) == 2 and (p.name[0].isdigit() or p.name == "index.ipynb"):
             want[rel] = f"citesum_nb/project/nbs/{p.name}"
         elif p.parts[0] == "params" and p.suffix == ".yaml": want[rel] = "citesum_nb/project/" + rel
+    want["pyproject.toml"] = "citesum_nb/project/pyproject.toml"    # its [tool.nbdev] table: the settings of an init project
     missing = [f"{src} -> {dst}" for src, dst in want.items() if shipped.get(dst) != _sha(ROOT/src)]
     assert missing == [], missing[:20]
     assert any(n.startswith("citesum_nb/sample/") for n in shipped) and "citesum_nb/published/citesum_tables.yaml" in shipped
@@ -87,9 +89,10 @@ def test_init_gives_a_folder_where_the_same_demo_is_planned(demo, wheel_env, tmp
     init = _run([venv/"bin"/"citesum", "init", "."], cwd=work, env=env)
     assert DEMO in init.stdout and (work/"nbs"/"06b_train.ipynb").is_file()
     written = _tree(work)
-    assert {Path(f).parts[0] for f in written} == {"nbs", "params"}, sorted(written)[:20]
-    differ = [f for f in written if (work/f).is_file() and _sha(work/f) != _sha(ROOT/f)]
+    assert {Path(f).parts[0] for f in written} == {"nbs", "params", "pyproject.toml"}, sorted(written)[:20]
+    differ = [f for f in written if (work/f).is_file() and f != "pyproject.toml" and _sha(work/f) != _sha(ROOT/f)]
     assert differ == [], differ
+    assert (work/"pyproject.toml").read_text() == nbdev_settings(ROOT/"pyproject.toml")     # the wheel carries nbdev's settings
     assert _plan(work, env, venv) == _plan(Path(demo["clone"]), env, venv)
     assert _tree(work) == written                                                     # planning writes nothing
 
