@@ -235,13 +235,26 @@ def docs_site(tmp_path_factory)->dict:
     return shared_once(tmp_path_factory, "docs", make_docs_site)
 
 
-# Tests that read the shared demo run run on one pytest-xdist worker ("demo" group), and first: they make the longest
-# chain of the run (wheel -> demo); the other worker takes the rest meanwhile (the docs site first).
-DEMO_GROUP = ("test_readme.py", "test_wheel.py", "test_browser.py")
+# Scheduling only (no test needs another's side effects): under pytest-xdist a test file is a unit of work, so a module's
+# fixtures are made once; the files that read the demo run are one unit, first, as they hold the longest chain of the run
+# (wheel -> demo); the other worker starts with the docs site. (`--dist loadgroup` is not used: pytest 9.2 drops its marks.)
+DEMO_FILES = ("test_readme.py", "test_wheel.py", "test_browser.py")
 
 
-@pytest.hookimpl(tryfirst=True)   # before pytest-xdist's own hook, which turns the group marks into node ids
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if item.path.name in DEMO_GROUP: item.add_marker(pytest.mark.xdist_group("demo"))
-    items.sort(key=lambda i: (i.path.name not in DEMO_GROUP, i.path.name != "test_docs.py"))   # stable: the demo group, the docs site, the rest
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda i: (i.path.name not in DEMO_FILES, i.path.name != "test_docs.py"))   # stable: the rest keeps its order
+
+
+def work_unit(nodeid:str)->str:
+    "The unit of work of a test under pytest-xdist: its file, or `demo` for the files that read the demo run"
+    f = nodeid.split("::")[0]
+    return "demo" if Path(f).name in DEMO_FILES else f
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadScopeScheduling
+    config.option.loadscopereorder = False          # the units in the order above, not largest first
+    sched = LoadScopeScheduling(config, log)
+    sched._split_scope = work_unit
+    return sched

@@ -101,6 +101,7 @@ def test_setup_and_test_commands_are_what_ci_runs():
         kind, _ = how_to_check(cmd, comment, where)
         if kind == "setup": assert cmd in ci, f"{cmd!r} is in the README but not in .ci/run"
     assert ci.rstrip().splitlines()[-1] == "bash tools/test.sh"
+    assert re.search(r'^home="\$HOME/[^"/]* [^"/]*"$', ci, re.M) and 'cd "$home/citesum-nb"' in ci   # in a clone where users keep theirs
 
 
 def test_commands_run_elsewhere_are_run_there():
@@ -142,28 +143,15 @@ def test_main_job_runs_in_a_clone_without_shared_data(clone):
     assert all(re.search(rf'<td>{re.escape(s["name"])}</td><td>ok</td><td class="num">\d', index) for s in plan)   # every step's duration
 
 
-def test_the_readme_commands_run_on_one_worker(request):
-    "The documented commands build on each other in one copy, in order: under pytest-xdist they must share one worker"
-    if not (os.environ.get("PYTEST_XDIST_WORKER") and request.config.getvalue("loadgroup")):
-        pytest.skip("not run by pytest-xdist with --dist loadgroup")
-    assert request.node.nodeid.endswith("@demo"), ("pytest-xdist ignored the demo group (see pytest-dev/pytest-xdist#1386): "
-                                                   "the README's commands would run on two workers at once")
-
-
-_HELP_SEEN = set()   # `--help` commands already checked in this run
-
-
-@pytest.mark.parametrize("cmd,comment,where", COMMANDS, ids=[c[:70] for c, *_ in COMMANDS])
-def test_documented_command(cmd, comment, where, clone):
-    "Each documented command, in the README's order, in the copy with ../shared beside it (after the main job)"
+def _check(cmd:str, comment:str, where:str, clone:Path, helps:set):
+    "One documented command in the copy with ../shared beside it: it runs and exits 0 (or shows its --help, or is planned)"
     kind, run = how_to_check(cmd, comment, where)
     if kind in ("setup", "tests", "elsewhere", "needs") or cmd.startswith("citesum run params/runs/demo.yaml"):
         return   # checked by the tests above, by .ci/run, and by the fixture
-    clone, _ = clone
     shared = clone.parent/"shared"      # ../shared, as the commands name it
     if "../shared" in run and not shared.exists():
         shared.symlink_to(need_shared("scitldr").parents[1], target_is_directory=True)   # ../shared/data beside the copy
-    if kind == "help" and run in _HELP_SEEN: return   # the same --help (a benchmark documented with other arguments) was checked
+    if kind == "help" and run in helps: return   # the same --help (a benchmark documented with other arguments) was checked
     t = time.time()
     words = shlex.split(run)
     if words[0] == "citesum" and not set(run) & set("|<>;$`&*"):   # a plain command: `citesum_nb.cli.main` in this process, in the copy
@@ -172,4 +160,11 @@ def test_documented_command(cmd, comment, where, clone):
         r = subprocess.run(run, shell=True, cwd=clone, env=_env(clone), capture_output=True, text=True, timeout=1200)
     print(f"{time.time() - t:6.1f} s  {run}")
     assert r.returncode == 0, f"{where}: `{run}` exited {r.returncode}\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}"
-    if kind == "help": assert "usage:" in r.stdout; _HELP_SEEN.add(run)
+    if kind == "help": assert "usage:" in r.stdout; helps.add(run)
+
+
+def test_documented_commands(clone, subtests):
+    "Every documented command, in the README's order (they build on each other), in the copy after the main job: a line each"
+    helps = set()
+    for cmd, comment, where in COMMANDS:
+        with subtests.test(msg=cmd[:100]): _check(cmd, comment, where, clone[0], helps)

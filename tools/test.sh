@@ -8,5 +8,5 @@ export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 MPLBACKEND=
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false
 workers="${TEST_WORKERS:-2}"
 nbdev-test --n-workers "$workers" --timing
-# tests that read the shared demo run or docs site form one xdist group (tests/conftest.py); --timeout ends a hang
-python -m pytest tests -q -n "$workers" --dist loadgroup --durations=25 --timeout=1800 "$@"
+# a test file is a unit of work, the files that read the demo run one unit (tests/conftest.py); --timeout ends a hang
+python -m pytest tests -q -n "$workers" --durations=25 --timeout=1800 "$@"
