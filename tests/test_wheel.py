@@ -1,7 +1,7 @@
 """`pip install` of the wheel is enough: the wheel alone (no extras, no clone) ran the demo (the shared demo run: README
 command 1's job, run by the installed wheel's `citesum`), wrote nothing outside its folder, and `citesum init DIR`
 gives a folder where the same demo is planned step for step."""
-import hashlib, json, subprocess, sys, zipfile
+import hashlib, json, re, subprocess, sys, zipfile
 from pathlib import Path
 
 import pytest
@@ -74,6 +74,18 @@ def test_the_installed_wheel_ran_the_demo_and_wrote_only_its_folder(demo, wheel_
     assert left == [], f"the demo left {left} in its TMPDIR (06b_train once left a 14 MB folder at every run)"
 
 
+def _missing_images(nbs:Path)->list:
+    "Local images that the notebooks' Markdown cells show and that are not in the project (a reader sees them broken)"
+    found = []
+    for nb in sorted(nbs.rglob("*.ipynb")):
+        for c in json.loads(nb.read_text())["cells"]:
+            text = "".join(c["source"]) if c["cell_type"] == "markdown" else ""
+            for src in re.findall(r"!\[[^\]]*\]\(([^)\s]+)|<img [^>]*src=\"([^\"]+)\"", text):
+                src = next(filter(None, src))
+                if not re.match(r"^[a-z]+:", src) and not (nb.parent/src).is_file(): found.append(f"{nb.relative_to(nbs)}: {src}")
+    return found
+
+
 def _plan(folder:Path, env:dict, venv:Path)->list:
     "`citesum run params/runs/demo.yaml --dry-run` in `folder`: each step's notebook and parameters, the folder's path made relative"
     out = _run([venv/"bin"/"citesum", *DEMO.split()[1:], "--dry-run"], cwd=folder, env=env).stdout
@@ -94,6 +106,7 @@ def test_init_gives_a_folder_where_the_same_demo_is_planned(demo, wheel_env, tmp
     assert differ == [], differ
     assert (work/"pyproject.toml").read_text() == nbdev_settings(ROOT/"pyproject.toml")     # the wheel carries nbdev's settings
     assert _plan(work, env, venv) == _plan(Path(demo["clone"]), env, venv)
+    assert _missing_images(work/"nbs") == []                                         # every image the notebooks show is there too
     assert _tree(work) == written                                                     # planning writes nothing
 
 
