@@ -4,10 +4,10 @@
 
 # %% auto #0
 __all__ = ['TOKENIZERS', 'SENTENCE_BREAK', 'NLTK_ENGLISH_STOPWORDS', 'NOVELTY_STOP_TOKENS', 'LEMMAS', 'BIAS_COLUMNS',
-           'BiasParams', 'sentence_tokens', 'spacy_tokens', 'greedy_fragments', 'fragment_tokens', 'fragment_measures',
-           'ngram_counts', 'novelty', 'repetition', 'lemma_table', 'fusion_tokens', 'sentence_similarities',
-           'fusion_sources', 'fusion_mapping', 'fusion_counts', 'fusion_score', 'pair_bias', 'summarize_bias',
-           'dataset_bias', 'pretokenised_folder', 'bias_table', 'plot_bias']
+           'FRACTION_MEASURES', 'BiasParams', 'sentence_tokens', 'spacy_tokens', 'greedy_fragments', 'fragment_tokens',
+           'fragment_measures', 'ngram_counts', 'novelty', 'repetition', 'lemma_table', 'fusion_tokens',
+           'sentence_similarities', 'fusion_sources', 'fusion_mapping', 'fusion_counts', 'fusion_score', 'pair_bias',
+           'summarize_bias', 'dataset_bias', 'pretokenised_folder', 'bias_intervals', 'bias_table', 'plot_bias']
 
 # %% ../nbs/11_bias.ipynb #7bd7ea26
 import functools, gzip, importlib.resources, json, math, string, sys
@@ -301,25 +301,60 @@ def pretokenised_folder(ds,       # a split from `citesum_nb.data.load_split`
     return folder
 
 # %% ../nbs/11_bias.ipynb #3099cad6
-def bias_table(results:dict,  # dataset name -> values from `dataset_bias`
+FRACTION_MEASURES = ("coverage", "novelty_2", "repetition_3", "fusion")   # the measures in [0, 1], drawn as bars
+
+def bias_intervals(per_pair:pd.DataFrame,  # rows of `pair_bias` (the second value of `dataset_bias`)
+                   n_boot:int=1000,         # bootstrap samples (pairs drawn with replacement)
+                   seed:int=0,
+                   level:float=0.95,        # the interval's coverage
+                  )->dict:                  # measure -> (low, high)
+    "Percentile bootstrap intervals of the fraction measures: means over pairs, fusion pooled as `fusion_score` pools it"
+    rng, n = np.random.default_rng(seed), len(per_pair)
+    if n == 0: raise CitesumError("no document-summary pairs to resample")
+    idx = rng.integers(0, n, (n_boot, n)); q = [(1 - level) / 2 * 100, (1 + level) / 2 * 100]
+    out = {}
+    for k in FRACTION_MEASURES[:3]:
+        v = per_pair[k].to_numpy(float)
+        with np.errstate(invalid="ignore"): stat = np.nansum(v[idx], 1) / (~np.isnan(v))[idx].sum(1)
+        out[k] = tuple(np.nanpercentile(stat, q)) if np.isfinite(stat).any() else (math.nan, math.nan)
+    counts = [fusion_counts(ms) for ms in per_pair["fusion_mapping"]]
+    fused = np.array([c["two"] + c["three"] for c in counts], float); total = np.array([sum(c.values()) for c in counts], float)
+    with np.errstate(invalid="ignore"): stat = fused[idx].sum(1) / total[idx].sum(1)
+    out["fusion"] = tuple(np.nanpercentile(stat, q)) if np.isfinite(stat).any() else (math.nan, math.nan)
+    return out
+
+def bias_table(results:dict,      # dataset name -> values from `dataset_bias`
+               intervals:dict={}, # dataset name -> `bias_intervals` (optional): adds `<measure>_lo`, `<measure>_hi`
               )->pd.DataFrame:
-    "One row per dataset: n and the seven measures"
-    rows = [{"Dataset": name, "n": r["n"], **{k: r[k] for k in BIAS_COLUMNS}} for name, r in results.items()]
-    return pd.DataFrame(rows, columns=["Dataset", "n", *BIAS_COLUMNS])
+    "One row per dataset: n and the seven measures (and the intervals given)"
+    rows = [{"Dataset": name, "n": r["n"], **{k: r[k] for k in BIAS_COLUMNS},
+             **{f"{k}_{e}": intervals[name][k][j] for k in FRACTION_MEASURES for j, e in enumerate(("lo", "hi")) if name in intervals}}
+            for name, r in results.items()]
+    lims = [f"{k}_{e}" for k in FRACTION_MEASURES for e in ("lo", "hi")] if intervals else []
+    return pd.DataFrame(rows, columns=["Dataset", "n", *BIAS_COLUMNS, *lims])
 
 # %% ../nbs/11_bias.ipynb #842766e4
-def plot_bias(table:pd.DataFrame,  # from `bias_table`
+def plot_bias(table:pd.DataFrame,  # from `bias_table` (with intervals: error bars)
              )->plt.Figure:
-    "One panel per dataset: the fraction measures (coverage, novelty-2, repetition-3, fusion) as bars, copy length in the title"
+    "One panel per dataset: the fraction measures (coverage, novelty-2, repetition-3, fusion) as bars with their values, intervals and n"
     from citesum_nb.analysis import COLUMN_WIDTH, paper_style
-    cols, names = ["coverage", "novelty_2", "repetition_3", "fusion"], ["coverage", "novelty-2", "repetition-3", "fusion"]
+    names = ["coverage", "novelty-2", "repetition-3", "fusion"]
     with paper_style():
-        fig, axes = plt.subplots(1, len(table), figsize=(max(COLUMN_WIDTH, 2.0 * len(table)), 2.0), squeeze=False,
+        fig, axes = plt.subplots(1, len(table), figsize=(max(COLUMN_WIDTH, 2.2 * len(table)), 2.4), squeeze=False,
                                  sharey=True, layout="constrained")
         for ax, (_, row) in zip(axes[0], table.iterrows()):
-            sns.barplot(x=names, y=[row[c] for c in cols], ax=ax, hue=names, palette="colorblind", legend=False, width=0.7)
-            ax.set_ylim(0, 1); ax.set_title(f"{row['Dataset']} (n = {row['n']})\ncopy length {row['copy_length']:.1f} tokens")
+            y = [row[c] for c in FRACTION_MEASURES]
+            sns.barplot(x=names, y=y, ax=ax, hue=names, palette="colorblind", legend=False, width=0.7)
+            top = y
+            if f"{FRACTION_MEASURES[0]}_lo" in table:
+                lo, hi = [row[f"{c}_lo"] for c in FRACTION_MEASURES], [row[f"{c}_hi"] for c in FRACTION_MEASURES]
+                ax.errorbar(range(len(y)), y, yerr=[np.subtract(y, lo), np.subtract(hi, y)], fmt="none", ecolor="black", capsize=2, lw=0.8)
+                top = hi
+            for i, (v, t) in enumerate(zip(y, top)):
+                if not math.isnan(v): ax.text(i, (t if not math.isnan(t) else v) + 0.03, f"{v:.2f}", ha="center", va="bottom", fontsize=7)
+            ax.set_ylim(0, 1.12); ax.set_title(f"{row['Dataset']} (n = {row['n']:,} pairs)\ncopy length {row['copy_length']:.1f} tokens")
             ax.tick_params(axis="x", rotation=35); ax.set_xlabel("")
             sns.despine(ax=ax)
-        axes[0][0].set_ylabel("Fraction of the summary (0–1)")
+        axes[0][0].set_ylabel("Fraction of the summary")
+        axes[0][0].set_yticks([0, 0.25, 0.5, 0.75, 1.0], ["0", "0.25", "0.50", "0.75", "1.00"])
     return fig

@@ -47,6 +47,7 @@ class ClozeBaselinesParams(StageParams):
     seed: int = 0                                        # seed of the bootstrap
     n_jobs: int = 1                                      # worker processes for ROUGE
     published: FilePath = ""  # the published numbers ("": the copy shipped in citesum_nb/published/summary_cloze.yaml)
+    fig_dir: FilePath = ""    # also write Tables 1, 4 and 5 here as 10a_table<N>.md|csv ("": not); figures/ for the committed results
 
     def validate(self):
         self.require("split", cloze_split(self.split) in ("validation", "test"), "must be validation (val) or test")

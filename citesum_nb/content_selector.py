@@ -63,6 +63,7 @@ class ContentSelectorParams(StageParams):
     abstractive: dict = field(default_factory=lambda: {"max_steps": 10, "max_test_examples": 0})  # settings of 10b's ClozeModelParams for Tables 3 and 6
     two_step_rows: list[str] = field(default_factory=lambda: list(TWO_STEP_ROWS))  # rows of Tables 3 and 6 to train (empty: none)
     n_boot: int = 1000                  # bootstrap samples of the significance tests
+    fig_dir: FilePath = ""              # also write Tables 4 and 5 (and 6 and 3, with two_step_rows) here as 10c_table<N>.md|csv ("": not); figures/ for the committed results
     seed: int = 0                       # seed of initialisation, batching and the bootstrap
     published: FilePath = ""            # the published numbers ("": the copy shipped in citesum_nb/published/summary_cloze.yaml)
 

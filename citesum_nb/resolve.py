@@ -23,6 +23,7 @@ import pandas as pd
 import scipy.sparse as sp
 import yaml
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfTransformer
+from sklearn.utils.sparsefuncs_fast import inplace_csr_row_normalize_l2
 
 from .core import CitesumError, ensure_dir, save_table, published_path
 from .metrics import porter_stem
@@ -247,10 +248,13 @@ def candidate_units(rep:Representation,  # from `parse_representation`
 
 # %% ../nbs/09a_citation_resolution.ipynb #56d83a07
 def _counts(bags:list, n:int)->sp.csr_matrix:
-    "Count matrix (bags × n terms) of bags of term ids"
-    idx = np.concatenate(bags) if bags else np.zeros(0, np.int64)
-    m = sp.csr_matrix((np.ones(len(idx)), idx, np.cumsum([0] + [len(b) for b in bags])), shape=(len(bags), n))
-    m.sum_duplicates()
+    "Count matrix (bags × n terms) of bags of term ids, its indices sorted (one `np.unique` over (bag, term) keys)"
+    idx = np.concatenate(bags).astype(np.int64) if bags else np.zeros(0, np.int64)
+    rows = np.repeat(np.arange(len(bags), dtype=np.int64), [len(b) for b in bags])
+    keys, counts = np.unique(rows * max(n, 1) + idx, return_counts=True)
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(keys // max(n, 1), minlength=len(bags)))])
+    m = sp.csr_matrix((counts.astype(np.float64), keys % max(n, 1), indptr), shape=(len(bags), n))
+    m.has_sorted_indices = True
     return m
 
 def _bm25(u:sp.csr_matrix, q:sp.csr_matrix, k1:float=1.5, b:float=0.75)->np.ndarray:
@@ -269,10 +273,17 @@ def _unit_scores(units:list, queries:list, scorer:str)->np.ndarray:
     u, q = _counts(units, n), _counts(queries, n)
     if scorer == "bm25": return _bm25(u, q)
     if scorer != "tfidf": raise CitesumError(f"unknown scorer {scorer!r}; valid: tfidf, bm25")
-    cols = np.unique(u.indices)            # the vocabulary of the bags, as TfidfVectorizer would fit it
-    t = TfidfTransformer()
-    uw = t.fit_transform(u[:, cols])
-    return (t.transform(q[:, cols]) @ uw.T).toarray()
+    return _tfidf_scores(u, q)
+
+def _tfidf_scores(u:sp.csr_matrix, q:sp.csr_matrix)->np.ndarray:
+    "(queries × bags) cosines of TfidfTransformer's defaults fitted on the bags, computed as it computes them, without its checks"
+    df = np.bincount(u.indices, minlength=u.shape[1]).astype(np.float64)
+    idf = np.full_like(df, fill_value=u.shape[0] + 1); idf /= df + 1.0; np.log(idf, out=idf); idf += 1.0   # smoothed idf, as fitted
+    idf[df == 0] = 0.0                     # a term no bag holds is outside the fitted vocabulary: it weighs nothing, in the query's norm too
+    uw, qw = u.astype(np.float64, copy=True), q.astype(np.float64, copy=True)
+    uw.data *= idf[uw.indices]; qw.data *= idf[qw.indices]
+    inplace_csr_row_normalize_l2(uw); inplace_csr_row_normalize_l2(qw)   # scikit-learn's own l2 normalisation
+    return (qw @ uw.T).toarray()
 
 # %% ../nbs/09a_citation_resolution.ipynb #68a078b2
 def candidate_scores(bags:list,     # per candidate, its bags of term ids (`candidate_units`)
