@@ -410,11 +410,11 @@ def report_markdown(report:dict)->str:
              f"{report['input']['fulltext_shards']} full-text / {report['input']['metadata_shards']} metadata shards)", "",
              "| stage | count | part of |", "| --- | ---: | --- |"] + [f"| {k} | {v:,} | {_part_of(k)} |" for k, v in st.items()]
     sample = report["input"].get("bundled_sample", False)
-    if sample: lines[3:3] = [SAMPLE_REPORT_NOTE, ""]
+    if sample: lines[4:4] = [SAMPLE_REPORT_NOTE, ""]   # after the input line
     on = " on the bundled sample, not a finding" if sample else ""
     lines += ["", f"Stage counts add up (each row is a part of the row named in the last column): {'yes' if report['stages_add_up'] else 'NO'}.", "",
               f"Kept: **{st['kept']:,}** of {st['candidates_with_abstract']:,} candidates with an abstract "
-              f"({report['kept_percent_of_candidates']}%{on}; the paper: 21.8% of S2ORC).",
+              f"({report['kept_percent_of_candidates']}%{on}; the paper: 21.8% on S2ORC).",
               f"Mean ROUGE recall of kept examples R-1/2/L: {report['mean_recall_kept']}{' (' + on.strip() + ')' if on else ''} (the paper: 73.1/39.4/58.5).", "",
               "| split | examples | cited papers |", "| --- | ---: | ---: |"]
     lines += [f"| {k} | {v['examples']:,} | {v['cited_papers']:,} |" for k, v in report["splits"].items()]
