@@ -98,5 +98,7 @@ def test_the_executed_analysis_shows_each_saved_figure_once(tmp_path):
     page = BeautifulSoup(render_notebook_file(run/"04_analysis.ipynb", run/"html"/"04_analysis.html").read_text(), "html.parser")
     alts = [img.get("alt", "") for img in page.select(".jp-OutputArea img")]
     assert len(alts) == 3 and all(alts) and all(any(c.startswith(a) for c in caps) for a in alts), alts
+    real = [img["src"] for img in page.select(".jp-MarkdownCell img")]     # the real-data figures of figures/, carried by the notebook
+    assert len(real) == 2 and all(s.startswith("data:image/png;base64,") for s in real), [s[:40] for s in real]
     open_checks = [c for c in page.select(".jp-CodeCell") if "test_eq(" in c.get_text() and not c.find("details", class_="report-code")]
     assert open_checks == [], [c.get_text()[:120] for c in open_checks]  # every cell of checks is folded
