@@ -16,14 +16,15 @@ import matplotlib.pyplot as plt
 import seaborn as sns
 from sklearn.metrics import cohen_kappa_score
 
-from .core import CitesumError, ensure_dir, save_table, shared_data, skip_note
+from .core import CitesumError, ensure_dir, sample_corpus_dir, save_table, shared_data, skip_note
 from .data import load_split, top_discipline
 from .metrics import RecallScorer, ngrams, word_tokens
 
 # %% auto #0
-__all__ = ['PAPER_RC', 'COLUMN_WIDTH', 'CAPTION_KEYS', 'PAPER_ABSTRACTION', 'RATING_SCALE', 'SHEET_COLUMNS', 'AnalysisParams',
-           'split_frames', 'n_words', 'dataset_statistics', 'resolve_scitldr', 'statistics_table', 'unique_papers',
-           'discipline_distribution', 'paper_style', 'save_figure', 'figure_caption', 'plot_discipline_distribution',
+__all__ = ['SAMPLE_NOTE', 'PAPER_RC', 'COLUMN_WIDTH', 'CAPTION_KEYS', 'PAPER_ABSTRACTION', 'RATING_SCALE', 'SHEET_COLUMNS',
+           'AnalysisParams', 'split_frames', 'built_from_sample', 'sample_note', 'n_words', 'dataset_statistics',
+           'resolve_scitldr', 'statistics_table', 'unique_papers', 'discipline_distribution', 'paper_style',
+           'save_figure', 'figure_caption', 'plot_discipline_distribution', 'discipline_sentence',
            'citation_distribution', 'plot_citation_distribution', 'source_recall', 'reference_groups', 'grouping_for',
            'abstraction_level', 'abstraction_table', 'extractive_fragments', 'extractiveness', 'extractiveness_table',
            'plot_extractiveness', 'sample_for_rating', 'spreadsheet_safe', 'write_rating_sheets', 'check_no_ratings',
@@ -65,6 +66,27 @@ def split_frames(name_or_path:str, # a built CiteSum folder, official release JS
         try: out[s] = load_split(str(name_or_path), s).to_pandas()
         except (CitesumError, FileNotFoundError, ValueError): out[s] = None
     return out
+
+# %% ../nbs/04_analysis.ipynb #abf8227b
+SAMPLE_NOTE = "bundled sample, not a finding"   # what a number or figure drawn from the bundled sample says of itself
+
+def built_from_sample(data_dir, # a dataset folder (a CiteSum build) or a Hub name
+                     )->bool:
+    "Whether `data_dir` is a CiteSum build of the bundled sample corpus, as its `report.json` records (a report without the record: its input path)"
+    p = Path(str(data_dir))/"report.json"
+    try: inp = json.loads(p.read_text()).get("input") or {}
+    except (OSError, ValueError, AttributeError): return False
+    if "bundled_sample" in inp: return bool(inp["bundled_sample"])
+    return bool(inp.get("path")) and Path(inp["path"]).resolve() == sample_corpus_dir().resolve()
+
+def sample_note(fig:plt.Figure, # a figure drawn from the data at hand
+                caption:str,    # its caption, for `save_figure`
+                sample:bool,    # whether the data is the bundled sample (`built_from_sample`)
+               )->str:          # the caption to save the figure with
+    "A figure drawn from the bundled sample says so in its title and its caption; any other figure is left as it is"
+    if not sample: return caption
+    fig.suptitle(f"({SAMPLE_NOTE})", fontsize=7, color="#a33", fontstyle="italic")
+    return f"{caption} ({SAMPLE_NOTE})"
 
 # %% ../nbs/04_analysis.ipynb #e8930cef
 def n_words(text:str)->int:
@@ -198,9 +220,20 @@ def plot_discipline_distribution(dist:pd.DataFrame, # output of `discipline_dist
             ax.text(v*1.08, y, f"{v:.1f}%" if v >= 0.1 else f"{v:.2f}%", va="center", fontsize=6)
         ax.set_xlabel("Share of cited papers (%, log scale)")
         ax.set_ylabel("")
+        n = dist.attrs.get("n_papers", int(dist["papers"].sum()) if "papers" in dist else None)
+        if n is not None: ax.set_title(f"n = {n:,} cited papers", loc="left", fontsize=6.5)
         sns.despine(ax=ax)
         ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
     return ax
+
+# %% ../nbs/04_analysis.ipynb #2b4d5949
+def discipline_sentence(dist:pd.DataFrame, # output of `discipline_distribution`
+                       )->str:
+    "The discipline distribution as one sentence: what a reader is told instead of a chart of one bar"
+    n, unknown, omitted = dist.attrs.get("n_papers", int(dist["papers"].sum())), dist.attrs.get("n_unknown", 0), dist.attrs.get("omitted", [])
+    body = "; ".join(f"{r.papers:,} ({r.share:.1f}%) are {r.discipline}" for r in dist.itertuples()) or "none has a field of study"
+    rest = ([f"{unknown:,} without a field of study"] if unknown else []) + ([f"{len(omitted)} discipline(s) below the minimum share left out"] if omitted else [])
+    return f"Of {n:,} cited papers, {body}" + (f" ({'; '.join(rest)})" if rest else "") + "."
 
 # %% ../nbs/04_analysis.ipynb #a61de8ec
 def citation_distribution(df:pd.DataFrame, # examples (all splits) with `paper_id`
@@ -232,7 +265,7 @@ def plot_citation_distribution(bins:pd.DataFrame, # first output of `citation_di
         ax.set_xlabel("Examples per cited paper")
         ax.set_ylabel("Share of cited papers (%)")
         below = next(k for k in summary if k.startswith("share_below_"))
-        ax.text(0.98, 0.95, f"{summary['unique_papers']:,} papers\nmean {summary['mean_examples_per_paper']:.2f}\n"
+        ax.text(0.98, 0.95, f"n = {summary['unique_papers']:,} papers\nmean {summary['mean_examples_per_paper']:.2f}\n"
                 f"{summary[below]:.0f}% < {below.rsplit('_', 1)[1]}", transform=ax.transAxes, ha="right", va="top",
                 fontsize=6.5)
         sns.despine(ax=ax)
@@ -372,8 +405,10 @@ def plot_extractiveness(per:pd.DataFrame, # per-pair values from `extractiveness
                         xerr=[[q.loc[0.5, "coverage"] - q.loc[0.25, "coverage"]], [q.loc[0.75, "coverage"] - q.loc[0.5, "coverage"]]],
                         yerr=[[q.loc[0.5, "density"] - q.loc[0.25, "density"]], [q.loc[0.75, "density"] - q.loc[0.5, "density"]]],
                         label=name, capsize=1.5)
-        a2.set_xlim(0, 1.02); a2.set_ylim(bottom=0); a2.set_xticks([0, 0.25, 0.5, 0.75, 1], ["0", "", ".5", "", "1"])
+        a2.set_xlim(0, 1.02); a2.set_ylim(bottom=0); a2.set_xticks([0, 0.5, 1], ["0", "0.5", "1"])
         a2.set_xlabel("Coverage"); a2.set_ylabel("Density")
+        n = "n = " + " / ".join(f"{k:,}" for k in per.groupby("Dataset", sort=False).size())   # summaries per dataset, in the legend's order
+        for a in (a1, a2): a.set_title(n, loc="left", fontsize=6.5)
         handles = [matplotlib.lines.Line2D([], [], color=c, marker="o", ms=3.5, lw=1) for c in pal.values()]
         fig.legend(handles, list(pal), loc="outside upper center", ncols=3, frameon=False,
                    handletextpad=0.3, columnspacing=1.0)

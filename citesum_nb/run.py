@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['RunParams', 'STEP_KEYS', 'BATCH_ENV', 'BATCH_WARNINGS', 'INLINE_BACKEND', 'RUN_OPTIONS', 'stage_class', 'inside',
            'check_step', 'plan_run', 'select_steps', 'check_kernel', 'claim_run_folder', 'batch_kernel',
-           'batch_kernel_manager', 'execute_run', 'summarize_run', 'run_parser', 'run_cli']
+           'batch_kernel_manager', 'execute_run', 'summarize_run', 'report_notes', 'run_parser', 'run_cli']
 
 # %% ../nbs/15a_run.ipynb #d4cea8c8
 import contextlib, functools, importlib, json, os, re, sys, time
@@ -217,7 +217,6 @@ def _execute_step(s:dict, rdir:Path, kernel:str, log_output:bool, progress:bool)
     import papermill as pm
     from traitlets.config import Config
     out_nb = inside(rdir/f"{s['name']}.ipynb", rdir, f"step {s['name']}: its executed notebook")
-    print(f"[citesum run] {s['name']}: {s['notebook'].name} -> {out_nb}", flush=True)
     try:
         with batch_kernel():
             pm.execute_notebook(str(s["notebook"]), str(out_nb), parameters=s["parameters"], cwd=str(s["notebook"].parent),
@@ -241,12 +240,17 @@ def execute_run(run_file,              # run spec (with steps), experiments tabl
     steps, started, done, seconds = select_steps(plan, only), time.time(), [], {}
     check_kernel(kernel); claim_run_folder(rdir, run_file, mark=True); _write_plan(rdir, run_file, plan)
     progress, status = sys.stderr.isatty() if progress is None else progress, "ok"
+    from citesum_nb.run_index import format_seconds
     try:
-        for s in steps:
-            t0 = time.time()
-            try: _execute_step(s, rdir, kernel, log_output, progress)
+        for i, s in enumerate(steps, 1):
+            t0, ended = time.time(), "failed"
+            print(f"[{i}/{len(steps)}] {s['name']}", end=" ", flush=True)   # the step's line, ended when it is done
+            try: _execute_step(s, rdir, kernel, log_output, progress); ended = "ok"
             except CitesumError: status = f"failed in {s['name']}"; raise
-            finally: seconds[s["name"]] = round(time.time() - t0, 1)
+            except KeyboardInterrupt: ended = "interrupted"; raise
+            finally:
+                seconds[s["name"]] = round(time.time() - t0, 1)
+                print(f"{ended} ({format_seconds(seconds[s['name']])})", flush=True)
             done.append(s["name"])
     except KeyboardInterrupt:
         status = f"interrupted in {steps[len(done)]['name']}"; raise
@@ -256,6 +260,7 @@ def execute_run(run_file,              # run spec (with steps), experiments tabl
 # %% ../nbs/15a_run.ipynb #5c0dbf77
 def summarize_run(rdir:Path,  # a run folder
                   since:float|None=None,  # list only files written at or after this time (seconds since the epoch)
+                  listing:bool=True,      # every file; False: one line of counts
                  )->str:
     "A short listing of what a run folder holds (or what one invocation wrote): notebooks, results tables, figures, dataset reports"
     rdir = Path(rdir)
@@ -267,9 +272,28 @@ def summarize_run(rdir:Path,  # a run folder
               "figures": new(p for p in rdir.glob("**/*") if p.suffix in (".png", ".pdf")),
               "dataset reports": new(rdir.glob("**/report.md"))}
     lines = [f"run folder: {rdir}" + ("" if since is None else " (files written by this run)")]
+    if not listing: return lines[0] + (": " + ", ".join(f"{len(ps)} {k}" for k, ps in groups.items() if ps) if any(groups.values()) else "")
     for k, ps in groups.items():
         if ps: lines += [f"{k} ({len(ps)}):"] + [f"  {rel(p)}" for p in ps]
     return "\n".join(lines)
+
+# %% ../nbs/15a_run.ipynb #cb3438ba
+def report_notes(rdir:Path,  # a run folder
+                 reports:list, # the report.md files of dataset builds in it
+                )->list:       # lines to print
+    "One line naming a run's dataset reports (linked from its index), then a line for each thing in them that needs attention"
+    if not reports: return []
+    rel = [str(Path(p).relative_to(rdir)) for p in reports]
+    lines, warn, sample = [f"dataset reports ({len(rel)}, in the run index): {', '.join(rel)}"], [], 0
+    for p, r in zip(reports, rel):
+        try: rep = json.loads(Path(p).with_name("report.json").read_text())
+        except (OSError, ValueError): warn.append(f"warning: {r}: no readable report.json beside it"); continue
+        sample += bool((rep.get("input") or {}).get("bundled_sample"))
+        if rep.get("stages_add_up") is False: warn.append(f"warning: {r}: the stage counts do not add up")
+        if rep.get("leaked_cited_papers"): warn.append(f"warning: {r}: {rep['leaked_cited_papers']:,} cited papers in more than one split")
+        if rep.get("damaged_input"): warn.append(f"warning: {r}: damaged input ({sum(rep['damaged_input'].values()):,} records; see the report)")
+    if sample: lines.append(f"note: {'all ' if sample == len(rel) else ''}{sample} built from the bundled sample, written for the tests: their numbers check the code, they are no finding")
+    return lines + warn
 
 # %% ../nbs/15a_run.ipynb #67ee0832
 RUN_OPTIONS = {   # what `execute_run`'s signature cannot say about the options of `citesum run`, rows of `add_options` (15_tools)
@@ -297,9 +321,10 @@ def run_cli(argv:list|None=None)->int:
         return 0
     started = time.time() - 1   # file times have a coarse resolution on some file systems
     rdir = execute_run(a.file, root=a.project, run_dir=a.run_dir, only=a.only, kernel=a.kernel, log_output=a.log_output, profile=a.profile)
-    for rep in sorted(rdir.glob("**/report.md")):
-        if rep.stat().st_mtime >= started: print(f"\n--- {rep.relative_to(rdir)} ---\n{rep.read_text()}")
-    print(summarize_run(rdir, since=started))
+    print(summarize_run(rdir, since=started, listing=False))
+    reports = [p for p in sorted(rdir.glob("**/report.md")) if p.stat().st_mtime >= started
+               and not any(x.startswith(("_", ".")) for x in p.relative_to(rdir).parts[:-1])]
+    for line in report_notes(rdir, reports): print(line)
     from citesum_nb.run_index import write_run_index
     print(f"browse the run: {write_run_index(rdir)}")
     return 0

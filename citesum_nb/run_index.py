@@ -4,9 +4,9 @@
 
 # %% auto #0
 __all__ = ['REPORT_CSS', 'IMAGE_TYPES', 'FIGURE_TYPES', 'RUN_CSS', 'CSS_PX_PER_INCH', 'RUN_INDEX_MARK', 'BROWSERS',
-           'RunIndexParams', 'directives', 'assignments', 'parameters_html', 'report_notebook', 'report_page',
-           'run_contents', 'render_notebook_file', 'thumbnail_width', 'read_run_log', 'step_times', 'format_seconds',
-           'write_run_index', 'find_browser', 'browser_screenshot', 'browser_check']
+           'RunIndexParams', 'directives', 'assignments', 'check_count', 'figure_alts', 'parameters_html',
+           'report_notebook', 'report_page', 'run_contents', 'render_notebook_file', 'thumbnail_width', 'read_run_log',
+           'step_times', 'format_seconds', 'write_run_index', 'find_browser', 'browser_screenshot', 'browser_check']
 
 # %% ../nbs/14a_run_index.ipynb #48234263
 import html as htmllib, json, re, shutil, subprocess, tempfile, time, warnings
@@ -64,6 +64,34 @@ def _defined(code:str)->str:
     parts = [f"{k} {', '.join(v)}" for k, v in (("class", cs), ("def", fs)) if v] + ([", ".join(vs)] if vs else [])
     return " · ".join(parts) or ("imports" if all(isinstance(n, (ast.Import, ast.ImportFrom)) for n in body) else "code")
 
+# %% ../nbs/14a_run_index.ipynb #2f7022ce
+_CHECK_CALLS = re.compile(r"test_\w*|ExceptionExpected|expect_fail")   # fastcore.test's checks
+
+def check_count(code:str)->int:
+    "The checks a cell of checks makes (fastcore tests, asserts); 0 for any cell that also defines a name a reader uses (one not starting with `_`)"
+    import ast
+    try: tree = ast.parse(code)
+    except SyntaxError: return 0
+    name = lambda f: f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    n = sum(isinstance(x, ast.Assert) or (isinstance(x, ast.Call) and bool(_CHECK_CALLS.fullmatch(name(x.func)))) for x in ast.walk(tree))
+    targets = [t for s in ast.walk(tree) for t in ((s.targets if isinstance(s, ast.Assign) else [s.target]) if isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For))
+               else [i.optional_vars for i in s.items if i.optional_vars] if isinstance(s, ast.With) else [])]
+    public = [x.id for t in targets for x in ast.walk(t) if isinstance(x, ast.Name) and not x.id.startswith("_")]
+    defines = any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)) for s in ast.walk(tree))
+    return 0 if public or defines else n
+
+# %% ../nbs/14a_run_index.ipynb #6cc09e00
+def figure_alts(source:str)->list:
+    "Alt texts for the images a code cell shows: its `#| fig-alt` (or `fig-cap`) directive, else the captions its figures are saved with (the first text of each `caption=` argument), in order"
+    import ast
+    d, code = directives(source)
+    if d.get("fig-alt") or d.get("fig-cap"): return [d.get("fig-alt") or d["fig-cap"]]
+    try: tree = ast.parse(code)
+    except SyntaxError: return []
+    caps = [(k.value.lineno, k.value.col_offset, next((x.value for x in ast.walk(k.value) if isinstance(x, ast.Constant) and isinstance(x.value, str) and x.value.strip()), ""))
+            for x in ast.walk(tree) if isinstance(x, ast.Call) for k in x.keywords if k.arg == "caption"]
+    return [t for *_, t in sorted(caps) if t]
+
 # %% ../nbs/14a_run_index.ipynb #f8e80bc0
 def parameters_html(defaults:str,                 # the source of the notebook's parameters cell
                     injected:str="",              # the source of papermill's injected-parameters cell
@@ -83,10 +111,10 @@ def parameters_html(defaults:str,                 # the source of the notebook's
 def report_notebook(nb,                     # an executed notebook (nbformat)
                     rewrite=lambda s: s,    # applied to the parameters' values
                    )->tuple:
-    "`(notebook, folded)`: an executed notebook as its run page shows it: `#|` lines and hidden cells gone, the parameters once, library code folded (`folded`: cell id -> what it defines)"
+    "`(notebook, folded, alts)`: an executed notebook as its run page shows it: `#|` lines and hidden cells gone, the parameters once, library code and checks folded (`folded`: cell id -> what it defines or checks; `alts`: cell id -> alt texts of its images)"
     import copy
     from nbformat.v4 import new_markdown_cell
-    nb, cells, folded = copy.deepcopy(nb), [], {}
+    nb, cells, folded, alts = copy.deepcopy(nb), [], {}, {}
     tagged = lambda c, t: t in (c.get("metadata") or {}).get("tags", [])
     params = next((c for c in nb.cells if tagged(c, "parameters")), None)
     injected = next((c for c in nb.cells if tagged(c, "injected-parameters")), None)
@@ -102,11 +130,14 @@ def report_notebook(nb,                     # an executed notebook (nbformat)
             if re.fullmatch(r"params = \w+\.from_globals\(globals\(\)\)[^\n]*(\nparams)?", code.strip()) and not c.outputs: continue
         c.source = code
         tags = c.metadata.setdefault("tags", [])
+        images = any("image/png" in o.get("data", {}) or "image/svg+xml" in o.get("data", {}) for o in c.get("outputs", []))
         if _CODE & set(d): tags.append("report-code"); folded[c.get("id")] = _defined(code)
+        elif not images and (k := check_count(code)): tags.append("report-code"); folded[c.get("id")] = f"{k} check{'s' * (k > 1)}"
+        if images and (alt := figure_alts(c.source)): alts[c.get("id")] = alt
         if d.get("echo") == "false": tags.append("report-no-input")
         cells.append(c)
     nb.cells = cells
-    return nb, folded
+    return nb, folded, alts
 
 # %% ../nbs/14a_run_index.ipynb #62c68f5a
 REPORT_CSS = """.report-nav { font: 14px/1.5 system-ui, sans-serif; padding: 8px 0 10px; border-bottom: 1px solid #d0d7de; margin-bottom: 12px; }
@@ -119,6 +150,7 @@ def report_page(page:str,         # the HTML page nbconvert wrote of `report_not
                 folded:dict,       # cell id -> what the cell defines (from `report_notebook`)
                 name:str,          # the step's name
                 links=(),          # (text, href) pairs for the navigation line: the run index, the executed notebook
+                alts:dict|None=None, # cell id -> alt texts of the images it shows (from `report_notebook`)
                )->str:
     "A run page with a navigation line, a table of contents of its sections, and library code folded under one line each"
     from bs4 import BeautifulSoup
@@ -129,6 +161,9 @@ def report_page(page:str,         # the HTML page nbconvert wrote of `report_not
         if inp is None: continue
         det = soup.new_tag("details", attrs={"class": "report-code"}); summ = soup.new_tag("summary"); summ.string = f"code: {what}"
         inp.wrap(det); det.insert(0, summ)
+    for cid, texts in (alts or {}).items():   # nbconvert writes output images without alt text
+        cell = soup.find(id=f"cell-id={cid}")
+        for k, img in enumerate(cell.select(".jp-OutputArea img") if cell else []): img["alt"] = texts[min(k, len(texts) - 1)]
     for cell in soup.select(".celltag_report-no-input .jp-Cell-inputWrapper"): cell.decompose()
     heads = [h for h in soup.select(".jp-MarkdownCell h2, .jp-MarkdownCell h3") if h.get("id")]
     text = lambda h: h.get_text(" ", strip=True).rstrip("¶").strip()
@@ -171,9 +206,9 @@ def render_notebook_file(src, dest,
     from nbconvert import HTMLExporter
     src, dest = Path(src), Path(dest)
     if dest.exists() and dest.stat().st_mtime >= src.stat().st_mtime and 'class="report-nav"' in dest.read_text(encoding="utf-8", errors="replace"): return dest
-    nb, folded = report_notebook(nbformat.read(src, as_version=4), path_rewriter(run=run) if run else (lambda s: s))
+    nb, folded, alts = report_notebook(nbformat.read(src, as_version=4), path_rewriter(run=run) if run else (lambda s: s))
     page, _ = HTMLExporter(template_name="lab").from_notebook_node(nb, resources={"metadata": {"name": src.stem}})
-    ensure_dir(dest.parent).joinpath(dest.name).write_text(report_page(page, folded, src.stem, links), encoding="utf-8")
+    ensure_dir(dest.parent).joinpath(dest.name).write_text(report_page(page, folded, src.stem, links, alts), encoding="utf-8")
     return dest
 
 # %% ../nbs/14a_run_index.ipynb #55a7c63b

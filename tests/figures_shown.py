@@ -9,7 +9,8 @@ figures under it). The project's rule: every figure a step saves is also shown i
 - each saved PNG must be matched to a shown image of its own step, one image for one file, with the same aspect ratio
   (width / height) within `TOLERANCE` (5%, relative). Files are saved at 300 dpi and shown at the inline backend's
   resolution, both cropped tight, so sizes differ but the shape is the same. A shown image can stand for one file only,
-  so two saved figures need two shown ones; an extra shown image (a figure drawn only for a check) is allowed.
+  so two saved figures need two shown ones. `unshown_figures` allows an extra shown image; `shown_not_saved` names the
+  steps that show one (a figure drawn only for a check, a figure shown twice): a reader sees each figure once.
 
 The steps are those of `run.yaml` (the plan `citesum run` writes), or every `<name>.ipynb` of the folder without one.
 A step's figures with no executed notebook (a step not run) are all unshown.
@@ -85,3 +86,11 @@ def figure_counts(run_dir) -> dict:
 def unshown_figures(run_dir) -> list:
     "Every PNG a step of the run folder saved (outside `_` folders) that its executed notebook does not show, relative to `run_dir`"
     return [p for _, _, unmatched in figure_counts(run_dir).values() for p in unmatched]
+
+
+def shown_not_saved(run_dir) -> list:
+    "'step: N images shown for M figures saved' for each step of the run folder whose notebook shows an image no saved figure matches"
+    run_dir, out = Path(run_dir), []
+    for step, (shown, saved, unmatched) in figure_counts(run_dir).items():
+        if shown > saved - len(unmatched): out.append(f"{step}: {shown} images shown for {saved} figures saved")
+    return out

@@ -75,3 +75,28 @@ def test_cli_smoke(tmp_path):
     assert list(res) == ["all"] and res["all"]["n"] == 12
     bad = citesum("human-eval", "summarize", tmp_path/"missing.csv", check=False)
     assert bad.returncode == 2 and "no such rating sheet" in bad.stderr
+
+
+def _markdown_images(nb:dict)->list:
+    "(cell, alt, src) of every Markdown image of a notebook"
+    import re
+    return [(c, alt, src) for c in nb["cells"] if c["cell_type"] == "markdown"
+            for alt, src in re.findall(r"!\[([^\]]*)\]\(([^)\s]+)", "".join(c["source"]))]
+
+
+def test_real_data_figures_travel_with_the_notebook(tmp_path):
+    """04_analysis shows the real-data figures of figures/ as cell attachments, the files' own bytes: they resolve wherever
+    the notebook is read (the repository's web view, the executed run and its pages, the docs, a `citesum init` project,
+    the wheel), where a `../figures/` link resolves from nbs/ only; and each figures/04_*.png is shown"""
+    import base64
+    from conftest import ROOT
+    from citesum_nb.docs import init_project
+    init_project(tmp_path/"proj")
+    for nb_path in (ROOT/"nbs"/"04_analysis.ipynb", tmp_path/"proj"/"nbs"/"04_analysis.ipynb"):   # the project's, and an init project's copy
+        images = _markdown_images(json.loads(nb_path.read_text()))
+        assert images and all(src.startswith("attachment:") and alt for _, alt, src in images), [src for _, _, src in images]
+        shown = {}
+        for cell, _, src in images:
+            name = src.removeprefix("attachment:")
+            shown[name] = base64.b64decode(cell["attachments"][name]["image/png"])
+        assert shown == {p.name: p.read_bytes() for p in sorted((ROOT/"figures").glob("04_*.png"))}   # never stale: figures/ as it is

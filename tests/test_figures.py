@@ -1,4 +1,5 @@
-"""Every figure a notebook saves is also shown in it: the checker of run folders (`figures_shown.py`) and the mechanism.
+"""Every figure a notebook saves is also shown in it, once, and no check figure is: the checker of run folders
+(`figures_shown.py`), the mechanism, and the executed `04_analysis` with its run page.
 
 The demo run itself is checked with `unshown_figures` where the suite runs it once; here a three-cell reproduction of
 the way figures went missing (the first figure of a kernel drawn under `paper_style`, a later one outside) runs
@@ -9,7 +10,7 @@ import base64, io, json
 import nbformat
 from PIL import Image
 
-from figures_shown import figure_counts, saved_pngs, shown_sizes, unshown_figures
+from figures_shown import figure_counts, saved_pngs, shown_not_saved, shown_sizes, unshown_figures
 
 
 def _png(path, size):
@@ -49,6 +50,9 @@ def test_unshown_figures_of_a_fake_run(tmp_path):
     assert shown_sizes(run/"a.ipynb") == [(330, 110), (330, 110), (150, 300)]
     assert unshown_figures(run) == ["a/figures/square.png", "b/x.png"]
     assert figure_counts(run) == {"a": (3, 4, ["a/figures/square.png"]), "b": (0, 1, ["b/x.png"])}
+    assert shown_not_saved(run) == []                      # 3 shown, each matched to one of the 4 saved
+    _notebook(run/"a.ipynb", [[_image_output((330, 110))] * 3, [_image_output((150, 300))] * 2])
+    assert shown_not_saved(run) == ["a: 5 images shown for 4 figures saved"]   # a figure shown twice, or a check shown
     (run/"run.yaml").unlink()                             # without a plan: the executed notebooks are the steps
     assert unshown_figures(run) == ["a/figures/square.png"]
     _notebook(run/"a.ipynb", [[_image_output((330, 110))]])   # count alone would pass 1 of 4; matching names each file
@@ -71,3 +75,30 @@ def test_figures_drawn_under_paper_style_are_shown(tmp_path, monkeypatch):
     ran = nbformat.read(run/"repro.ipynb", as_version=4).cells
     assert [[o.output_type for o in c.outputs if "image/png" in o.get("data", {})] for c in ran] == [[], ["display_data"], ["display_data"]]
     assert unshown_figures(run) == [] and figure_counts(run) == {"repro": (2, 2, [])}
+
+
+def test_the_executed_analysis_shows_each_saved_figure_once(tmp_path):
+    """04_analysis on the bundled sample, executed as `citesum run` executes a step: exactly its saved figures are shown
+    (no check figure, none twice), each says it is drawn from the sample, and its run page folds the cells of checks and
+    gives every image its caption as alt text"""
+    from bs4 import BeautifulSoup
+    from citesum_nb.analysis import SAMPLE_NOTE, figure_caption
+    from citesum_nb.run import _execute_step
+    from citesum_nb.run_index import render_notebook_file
+    from conftest import ROOT
+    run = tmp_path/"run"; run.mkdir()
+    out = run/"04_analysis"
+    _execute_step({"name": "04_analysis", "notebook": ROOT/"nbs"/"04_analysis.ipynb",
+                   "parameters": {"out_dir": str(out), "fig_dir": str(out/"figures"), "scitldr_dir": "none"}}, run, "python3", False, False)
+    saved = [p.name for p in saved_pngs(out)]
+    assert saved == ["04_citation_distribution.png", "04_discipline_distribution.png", "04_extractiveness.png"]
+    assert figure_counts(run) == {"04_analysis": (3, 3, [])} and shown_not_saved(run) == []
+    caps = [figure_caption(p) for p in saved_pngs(out)]
+    assert all(c.endswith(f"({SAMPLE_NOTE})") for c in caps), caps          # drawn from the bundled sample, and saying so
+    page = BeautifulSoup(render_notebook_file(run/"04_analysis.ipynb", run/"html"/"04_analysis.html").read_text(), "html.parser")
+    alts = [img.get("alt", "") for img in page.select(".jp-OutputArea img")]
+    assert len(alts) == 3 and all(alts) and all(any(c.startswith(a) for c in caps) for a in alts), alts
+    real = [img["src"] for img in page.select(".jp-MarkdownCell img")]     # the real-data figures of figures/, carried by the notebook
+    assert len(real) == 2 and all(s.startswith("data:image/png;base64,") for s in real), [s[:40] for s in real]
+    open_checks = [c for c in page.select(".jp-CodeCell") if "test_eq(" in c.get_text() and not c.find("details", class_="report-code")]
+    assert open_checks == [], [c.get_text()[:120] for c in open_checks]  # every cell of checks is folded

@@ -73,7 +73,45 @@ def test_only_runs_some_steps_and_keeps_the_whole_plan(tmp_path):
     assert [s["name"] for s in test_plan] == ["00_core", "00a_params"]        # --only never shrinks the plan
     log = [json.loads(l) for l in (run/"run_log.jsonl").read_text().splitlines()]
     assert [l["steps_run"] for l in log] == [["00_core", "00a_params"], ["00a_params"]]
-    assert "00a_params.ipynb" in r.stdout and "00_core.ipynb" not in r.stdout  # the summary lists what this invocation wrote
+    assert re.search(r"^\[1/1\] 00a_params ok ", r.stdout, re.M) and "00_core" not in r.stdout   # a line for each step this invocation ran
+    assert "(files written by this run): 1 executed notebooks" in r.stdout
+
+
+TIME = re.compile(r" \((\d+ min )?\d+ s\)$")   # a step's time, as `format_seconds` writes it
+
+
+def test_citesum_run_prints_a_line_per_step_and_where_to_browse(tmp_path):
+    "`citesum run`'s output, stdout and stderr (the kernels' included): a line per step with its time, one of what it wrote, where to browse"
+    r = citesum("run", _tiny_spec(tmp_path), "--project", ROOT)
+    lines, run = (r.stdout + r.stderr).splitlines(), tmp_path/"run"
+    assert [TIME.sub(" (T)", l) for l in lines] == [
+        "[1/2] 00_core ok (T)", "[2/2] 00a_params ok (T)",
+        f"run folder: {run} (files written by this run): 2 executed notebooks, 1 results tables", f"browse the run: {run/'index.html'}"], lines
+
+
+def test_the_demo_prints_at_most_25_lines(tmp_path, monkeypatch):
+    """README command 1 (`citesum run params/runs/demo.yaml`) as `run_cli` prints it, its steps replaced by a stand-in that
+    writes a one-cell executed notebook (and, for the steps that build a dataset, the build's report from the bundled
+    sample): 16 step lines, one line of what the run wrote, two on its dataset reports, one on where to browse"""
+    import nbformat
+    from citesum_nb import run as run_mod
+    builds = {"03b_build": "03b_build/dataset", "10_cloze": "10_cloze/dataset", "07_transfer.scitldr_oracle": "07_transfer.scitldr_oracle/sample_build/dataset"}
+    def fake_step(s, rdir, *_):
+        nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# {s['name']}")]), rdir/f"{s['name']}.ipynb")
+        if s["name"] in builds:
+            d = rdir/builds[s["name"]]; d.mkdir(parents=True)
+            (d/"report.json").write_text(json.dumps({"input": {"bundled_sample": True}, "stages_add_up": True, "leaked_cited_papers": 0, "damaged_input": {}}))
+            (d/"report.md").write_text("# CiteSum build report\n" + "| stage | count |\n" * 80)
+    monkeypatch.setattr(run_mod, "_execute_step", fake_step)
+    r = citesum("run", ROOT/"params"/"runs"/"demo.yaml", "--run-dir", tmp_path/"demo_run")
+    lines = (r.stdout + r.stderr).splitlines()
+    steps = yaml.safe_load((tmp_path/"demo_run"/"run.yaml").read_text())["steps"]
+    assert [TIME.sub("", l) for l in lines[:len(steps)]] == [f"[{i}/{len(steps)}] {s['name']} ok" for i, s in enumerate(steps, 1)]
+    assert lines[len(steps)].startswith(f"run folder: {tmp_path/'demo_run'} (files written by this run): {len(steps)} executed notebooks")
+    assert lines[len(steps) + 1] == "dataset reports (3, in the run index): 03b_build/dataset/report.md, 07_transfer.scitldr_oracle/sample_build/dataset/report.md, 10_cloze/dataset/report.md"
+    assert lines[len(steps) + 2].startswith("note: all 3 built from the bundled sample, written for the tests")
+    assert lines[len(steps) + 3:] == [f"browse the run: {tmp_path/'demo_run'/'index.html'}"]
+    assert len(lines) == len(steps) + 4 <= 25, lines
 
 
 def test_unknown_step_and_unknown_kernel_are_one_line_errors(tmp_path):
