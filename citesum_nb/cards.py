@@ -17,7 +17,7 @@ from typing import ClassVar
 
 import yaml
 
-from .core import CitesumError, code_span, fenced, md_escape, output_file, owned_output, read_marker, sample_corpus_dir, write_marker
+from .core import CitesumError, code_span, fenced, md_escape, note_output, output_file, owned_output, read_marker, sample_corpus_dir, write_marker
 from .params import StageParams
 
 # %% ../nbs/13_cards.ipynb #ca74f226
@@ -249,11 +249,11 @@ import contextlib
 
 @contextlib.contextmanager
 def _card_file(out:Path):
-    "`output_file` for a card: a README.md that is there must belong to a citesum output; an unmarked folder gets a marker naming the card"
+    "`output_file` for a card: a README.md that is there must be listed by a citesum marker; once written, it is listed"
     if out.exists() and owned_output(out) is None:
         raise CitesumError(f"{out} is not a card citesum wrote (no citesum output marker lists it); move it away first (nothing was changed)")
     with output_file(out, overwrite=True) as tmp: yield tmp
-    if owned_output(out) is None and read_marker(out.parent) is None: write_marker(out.parent, "card", [out.name])
+    if owned_output(out) is None: note_output(out, "card")   # listed by the marker above it (none: a new one beside it)
 
 # %% ../nbs/13_cards.ipynb #47d41908
 def loaded_card(card_class,  # `huggingface_hub.DatasetCard` or `ModelCard`

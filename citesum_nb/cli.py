@@ -158,7 +158,8 @@ STAGE_COMMANDS = {   # command -> fn, params (module.Class), help; stage_parser'
     "transfer": dict(fn="transfer_cli", params="citesum_nb.transfer.TransferParams",
                      help="Run one transfer experiment: a row of an experiments table (params/experiments/tableN.yaml, a row of the CiteSum "
                           "paper's Tables 6-9) or a params file of 07_transfer.",
-                     options="json", over=dict(json="print one JSON object (experiment, mean, std, n_test) instead of a table")),
+                     options="json overwrite", over=dict(json="print one JSON object (experiment, mean, std, n_test) instead of a table",
+                         overwrite="replace a previous output of citesum transfer in --out-dir (nothing else is ever replaced)")),
     "resolve": dict(fn="resolve_cli", params="citesum_nb.resolve.ResolveParams",
                     help="Citation resolution (Duma & Klein, ACL 2014): rank each citation's candidates (the citing paper's "
                          "collection-internal references) by similarity to its context.",
@@ -250,15 +251,14 @@ def build_cli(argv:list|None=None)->int:
 @contextlib.contextmanager
 def _train_folder(p, overwrite:bool, main:bool=True):
     "Claim the training run folder `p.out_dir` (see above); `main`: this process marks it and moves a finished run aside"
-    from citesum_nb.core import real_path, temp_beside
+    from citesum_nb.core import marked_folder, temp_beside
     out = claim_folder(p.out_dir, "train", [p.data_dir, p.model_name_or_path], overwrite, reuse=True, what="--out-dir")
     if (out/"metrics.json").exists() and not overwrite:
         raise CitesumError(f"--out-dir {p.out_dir} holds a finished run of citesum train; pass --overwrite to replace it (nothing was changed)")
     old = None
-    if main:
-        if overwrite and out.is_dir() and os.listdir(out): old = out.rename(temp_beside(out, folder=False).with_suffix(".old"))
-        out.mkdir(parents=True, exist_ok=True); write_marker(out, "train")
-    try: yield out
+    if main and overwrite and out.is_dir() and os.listdir(out): old = out.rename(temp_beside(out, folder=False).with_suffix(".old"))
+    try:
+        with marked_folder(out, "train") if main else contextlib.nullcontext(out): yield out   # the marker lists every file the run wrote
     except BaseException:
         if old is not None: shutil.rmtree(out, ignore_errors=True); old.rename(out)   # the finished run comes back
         raise
@@ -294,7 +294,9 @@ def transfer_cli(argv:list|None=None)->int:
     a = command_parser("transfer").parse_args(argv)
     p, given = stage_values(a)
     _out_folder("citesum transfer", None, p, given)
-    res = run_experiment(p, log=(lambda *_: None) if a.json else print)
+    from citesum_nb.core import folder_in_place
+    with folder_in_place(p.out_dir, "transfer", [p.data_dir, p.model_name_or_path, p.dataset_path, p.scitldr_dir], a.overwrite, what="--out-dir"):
+        res = run_experiment(p, log=(lambda *_: None) if a.json else print)   # claimed before any work
     if a.json: print(standard_json({k: res[k] for k in ("experiment", "table", "row", "mean", "std", "n_test", "seeds")}))
     else: print(experiment_table(res).to_markdown(index=False))
     return 0

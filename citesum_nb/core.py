@@ -6,9 +6,9 @@
 __all__ = ['WHERE_TO_GET', 'OUTPUT_MARKER', 'forget_connection_file', 'CitesumError', 'sample_corpus_dir', 'published_path',
            'shared_data', 'skip_note', 'read_jsonl', 'write_jsonl', 'ensure_dir', 'save_table', 'seed_everything',
            'md_escape', 'fenced', 'code_span', 'standard_json', 'decode_text', 'read_text_lines', 'iter_jsonl',
-           'real_path', 'read_marker', 'write_marker', 'check_not_input', 'claim_folder', 'temp_beside', 'place_folder',
-           'output_folder', 'claim_file', 'output_file', 'owned_output', 'available_cores', 'cap_workers',
-           'write_split', 'write_dataset']
+           'real_path', 'read_marker', 'write_marker', 'check_not_input', 'files_below', 'claim_folder', 'temp_beside',
+           'place_folder', 'output_folder', 'marked_folder', 'folder_in_place', 'claim_file', 'output_file',
+           'owned_output', 'note_output', 'available_cores', 'cap_workers', 'write_split', 'write_dataset']
 
 # %% ../nbs/00_core.ipynb #08c90ef5
 import gzip, json, os, random, shutil, warnings
@@ -20,7 +20,7 @@ try: import orjson
 except ImportError: pass   # optional: the standard library writes the same records
 import math, re, sys, zlib
 from typing import Iterator
-import contextlib, secrets, shutil, time
+import contextlib, secrets, shutil, stat, time
 
 # %% ../nbs/00_core.ipynb #ecfdad67
 warnings.filterwarnings("ignore", message="IProgress not found", module="tqdm")   # tqdm.auto's text bars in a kernel without ipywidgets
@@ -224,23 +224,36 @@ def real_path(path)->Path:
     return Path(os.path.realpath(os.path.expanduser(str(path))))
 
 # %% ../nbs/00_core.ipynb #4c1a344c
-OUTPUT_MARKER = ".citesum-output.json"   # names the command that wrote a folder and what it wrote
+OUTPUT_MARKER = ".citesum-output.json"   # names the command that wrote a folder and every file it wrote there
+_MARKER_MAX = 64 << 20                   # bytes: a marker larger than this is not one of ours
 
 def read_marker(folder)->dict|None:
-    "The marker of an output folder (`{command, files}`), or None when it has none (or one that is not ours)"
+    "The marker of an output folder (`{command, files}`), or None when it has none, one that is not ours, or one that is not a regular file (never opened)"
     f = Path(folder)/OUTPUT_MARKER
-    try: m = json.loads(f.read_text(encoding="utf-8"))
-    except (OSError, ValueError): return None
-    ok = isinstance(m, dict) and isinstance(m.get("command"), str) and (m.get("files") is None or isinstance(m.get("files"), list))
+    try:
+        if not stat.S_ISREG(os.lstat(f).st_mode): return None   # a pipe, a device or a link: never opened
+        fd = os.open(f, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode): return None   # swapped after the look
+            data = fh.read(_MARKER_MAX + 1)
+        m = json.loads(data.decode("utf-8")) if len(data) <= _MARKER_MAX else None
+    except (OSError, ValueError, RecursionError): return None
+    files = m.get("files") if isinstance(m, dict) else None
+    ok = isinstance(m.get("command") if isinstance(m, dict) else None, str) and isinstance(files, list) and all(isinstance(x, str) for x in files)
     return m if ok else None
 
 # %% ../nbs/00_core.ipynb #a53f61f7
-def write_marker(folder, command:str, files=None)->Path:
-    "Mark `folder` as written by `command`: `files` the names it owns (None: all it holds, for a folder the command keeps adding to)"
+def write_marker(folder, command:str, files=())->Path:
+    "Mark `folder` as written by `command`: `files` every file it wrote there, as paths relative to `folder` at any depth (written beside and renamed)"
     from citesum_nb import __version__
     f = Path(folder)/OUTPUT_MARKER
-    f.write_text(json.dumps({"command": command, "files": None if files is None else sorted(set(files) - {OUTPUT_MARKER}),
-                             "written": time.strftime("%Y-%m-%dT%H:%M:%S"), "citesum_nb": __version__}, indent=1) + "\n", encoding="utf-8")
+    tmp = Path(folder)/f".{secrets.token_hex(4)}.tmp{OUTPUT_MARKER}"
+    try:
+        tmp.write_text(json.dumps({"command": command, "files": sorted(set(map(str, files)) - {OUTPUT_MARKER}),
+                                   "written": time.strftime("%Y-%m-%dT%H:%M:%S"), "citesum_nb": __version__}, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, f)
+    finally:
+        with contextlib.suppress(OSError): tmp.unlink()
     return f
 
 # %% ../nbs/00_core.ipynb #4bc91bb1
@@ -258,6 +271,19 @@ def check_not_input(target,        # the output, resolved
         if r == t or t in r.parents:
             raise CitesumError(f"{_named(what, target)} {'is' if r == t else 'holds'} the input {i}: the command would destroy what it reads; choose another output")
 
+# %% ../nbs/00_core.ipynb #3f1a0c02
+def _raise(e): raise e
+
+def files_below(folder)->set:
+    "Every entry below `folder` that is not a folder (files, links, pipes), at every depth, as relative POSIX paths (the top marker left out); links are not followed"
+    root, out = Path(folder), set()
+    try:
+        for d, dirs, files in os.walk(root, onerror=_raise):   # links to folders are listed, not entered
+            rel = Path(d).relative_to(root)
+            out |= {(rel/n).as_posix() for n in files} | {(rel/n).as_posix() for n in dirs if os.path.islink(os.path.join(d, n))}
+    except OSError as e: raise CitesumError(f"cannot read {e.filename or root}: {e.strerror or e} (nothing was changed)") from None
+    return out - {OUTPUT_MARKER}
+
 # %% ../nbs/00_core.ipynb #ccc8b584
 def _listing(names)->str: return ", ".join(sorted(names)[:3]) + (", ..." if len(names) > 3 else "")
 
@@ -271,7 +297,7 @@ def claim_folder(path,               # the output folder the user named
     "The resolved output folder when it is new, empty, or `command`'s own (`overwrite`/`reuse`); a one-line `CitesumError` otherwise"
     target, cmd = real_path(path), f"citesum {command}"
     check_not_input(target, inputs, what)
-    if target.exists() and not target.is_dir(): raise CitesumError(f"{_named(what, path)} exists and is not a folder (nothing was changed)")
+    if os.path.lexists(target) and not target.is_dir(): raise CitesumError(f"{_named(what, path)} exists and is not a folder (nothing was changed)")
     if not target.is_dir(): return target
     names = set(os.listdir(target))
     if not names: return target
@@ -280,7 +306,7 @@ def claim_folder(path,               # the output folder the user named
         raise CitesumError(f"{_named(what, path)} holds files that {cmd} did not write ({_listing(names)}); choose a new or empty folder (nothing was changed)")
     if m["command"] != command:
         raise CitesumError(f"{_named(what, path)} holds the output of citesum {m['command']}, not of {cmd}; choose another folder (nothing was changed)")
-    other = set() if m["files"] is None else names - set(m["files"]) - {OUTPUT_MARKER}
+    other = files_below(target) - set(m["files"])   # at every depth: a user's hf/NOTES.md is not part of a build
     if other:
         raise CitesumError(f"{_named(what, path)} holds files that {cmd} did not write ({_listing(other)}) beside its previous output; "
                            "move them or choose another folder (nothing was changed)")
@@ -305,10 +331,10 @@ def place_folder(tmp:Path,            # the finished output, written in `temp_be
                  target:Path,         # the claimed folder (`claim_folder`)
                  command:str,         # the command, written into the marker
                  overwrite:bool=False,  # as claimed
-                 declared=(),         # names the command writes into the folder later (e.g. README.md, the card)
+                 declared=(),         # paths the command writes into the folder later (e.g. README.md, the card)
                 )->Path:
-    "Mark `tmp` as `command`'s output and rename it to `target`, replacing only a previous output of `command` (the claim checked again)"
-    write_marker(tmp, command, [*os.listdir(tmp), *declared])
+    "Mark `tmp` as `command`'s output (every file it holds, at every depth) and rename it to `target`, replacing only a previous output of `command` (the claim checked again)"
+    write_marker(tmp, command, [*files_below(tmp), *declared])
     claim_folder(target, command, overwrite=overwrite, what="output folder")   # files may have appeared meanwhile
     old = None
     if target.is_dir():
@@ -329,6 +355,36 @@ def output_folder(path, command:str, inputs=(), overwrite:bool=False, declared=(
         place_folder(tmp, target, command, overwrite, declared)
     except BaseException:   # an error or an interruption: nothing half-written stays, the output is as it was
         shutil.rmtree(tmp, ignore_errors=True); raise
+
+# %% ../nbs/00_core.ipynb #3f1a0c05
+@contextlib.contextmanager
+def marked_folder(target:Path,  # a folder `command` writes in place, claimed with `reuse` (a training run, a run folder)
+                  command:str,  # the command
+                 ):
+    "Keep `command`'s marker in `target`: however the block ends, it lists every file then there but those that were there unlisted before"
+    target.mkdir(parents=True, exist_ok=True)
+    m = read_marker(target); listed = set(m["files"]) if m else set()
+    foreign = files_below(target) - listed   # a user's files: never listed, so never replaced by --overwrite
+    write_marker(target, command, listed)
+    try: yield target
+    finally:
+        with contextlib.suppress(OSError, CitesumError): write_marker(target, command, files_below(target) - foreign)   # a full disk keeps the old list
+
+# %% ../nbs/00_core.ipynb #3f1a0c08
+@contextlib.contextmanager
+def folder_in_place(path, command:str, inputs=(), overwrite:bool=False, what:str="--out"):
+    "Claim the folder `path` for a command that writes in place (its own paths end up in what it writes): a previous output is set aside and comes back if the block fails"
+    target = claim_folder(path, command, inputs, overwrite, what=what)
+    existed = target.is_dir()
+    old = target.rename(temp_beside(target, folder=False).with_suffix(".old")) if existed and os.listdir(target) else None
+    try:
+        with marked_folder(target, command): yield target
+    except BaseException:   # nothing half-written stays: the folder is as it was
+        shutil.rmtree(target, ignore_errors=True)
+        if old is not None: old.rename(target)
+        elif existed: target.mkdir(exist_ok=True)
+        raise
+    if old is not None: shutil.rmtree(old, ignore_errors=True)
 
 # %% ../nbs/00_core.ipynb #93f75e8c
 def _special(p:Path)->bool: return p.exists() and not p.is_file() and not p.is_dir()
@@ -362,13 +418,25 @@ def output_file(path, inputs=(), overwrite:bool=False, what:str="--out"):
         raise
 
 # %% ../nbs/00_core.ipynb #f4c8652b
-def owned_output(path)->str|None:
-    "The command whose marked output folder holds `path` (its marker, in a folder at or above it, lists it), or None"
-    p = real_path(path)
+def _nearest_marker(p:Path)->tuple:
+    "(folder, marker) of the nearest marked folder above `p` (a resolved path), or (None, None)"
     for d in p.parents:
         m = read_marker(d)
-        if m is not None: return m["command"] if m["files"] is None or p.relative_to(d).parts[0] in m["files"] else None
-    return None
+        if m is not None: return d, m
+    return None, None
+
+def owned_output(path)->str|None:
+    "The command whose marker, in the nearest marked folder above `path`, lists `path` (its path below that folder), or None"
+    p = real_path(path); d, m = _nearest_marker(p)
+    return m["command"] if m is not None and p.relative_to(d).as_posix() in m["files"] else None
+
+def note_output(path,         # a file citesum has just written (a card, an index page)
+                command:str,  # the command that wrote it, for a new marker
+               )->Path:
+    "Add `path` to the marker of the nearest marked folder above it (none: a new marker of `command` in its own folder); returns that folder"
+    p = real_path(path); d, m = _nearest_marker(p)
+    if m is None: write_marker(p.parent, command, [p.name]); return p.parent
+    write_marker(d, m["command"], [*m["files"], p.relative_to(d).as_posix()]); return d
 
 # %% ../nbs/00_core.ipynb #48eb5b4d
 def available_cores()->int:

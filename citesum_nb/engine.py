@@ -18,16 +18,48 @@ from .core import CitesumError, cap_workers
 # %% ../nbs/03a_engine.ipynb #8b55bc46
 @contextlib.contextmanager
 def _signals_held():
-    "While worker processes start: SIGINT is ignored (and so by them) but blocked here, so a Ctrl-C waits; it and a SIGTERM end in the yielded list"
+    "While worker processes start: a Ctrl-C or a SIGTERM is recorded, not acted on; it ends in the yielded list (the caller acts on it once they are up)"
     if threading.current_thread() is not threading.main_thread(): yield []; return
     held, record = [], lambda signum, frame: held.append(signum)
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN), signal.signal(signal.SIGTERM, record)
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})   # Linux keeps a blocked signal pending, even an ignored one
+    old = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    if old[0] is not signal.SIG_IGN: signal.signal(signal.SIGINT, record)   # ignored (a background job): it stays so
+    signal.signal(signal.SIGTERM, record)
     try: yield held
-    finally:
-        signal.signal(signal.SIGINT, record)                 # a Ctrl-C that came meanwhile is recorded when it is unblocked ...
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        signal.signal(signal.SIGINT, old[0]); signal.signal(signal.SIGTERM, old[1])   # ... and acted on by the caller
+    finally: signal.signal(signal.SIGINT, old[0]); signal.signal(signal.SIGTERM, old[1])
+
+# %% ../nbs/03a_engine.ipynb #5a7e0c01
+from multiprocessing.context import SpawnContext, SpawnProcess
+
+_WORKER_LOG = [None]   # the file the local workers write their standard error to (set while a local cluster is up)
+
+class _QuietProcess(SpawnProcess):
+    "A spawned worker process that starts with SIGINT blocked and writes its standard error to the workers' log"
+    @staticmethod
+    def _Popen(process_obj):
+        process_obj._stderr_to = _WORKER_LOG[0]
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})   # the child inherits this thread's mask
+        try: return SpawnProcess._Popen(process_obj)
+        finally: signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    def run(self):
+        if getattr(self, "_stderr_to", None):   # in the worker: Dask's log and tracebacks off the user's terminal
+            with contextlib.suppress(OSError):
+                fd = os.open(self._stderr_to, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600); os.dup2(fd, 2); os.close(fd)
+        super().run()
+
+class _QuietSpawn(SpawnContext): Process = _QuietProcess
+_QUIET_SPAWN = _QuietSpawn()
+
+def _worker_context():
+    "The multiprocessing context Dask's nannies start workers with: ours when Dask is set to spawn them (its default)"
+    from distributed.utils import get_mp_context
+    ctx = get_mp_context()
+    return _QUIET_SPAWN if ctx.get_start_method() == "spawn" else ctx
+
+def _worker_log()->str|None:
+    "The file the local workers write their standard error to"
+    from citesum_nb import engine
+    return engine._WORKER_LOG[0]
 
 # %% ../nbs/03a_engine.ipynb #23ccd891
 WORKER_MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(32 * 2**20), "MALLOC_TRIM_THRESHOLD_": str(64 * 2**20)}
@@ -36,17 +68,31 @@ STARTING = []   # callables run while the local workers start, with "before" and
 
 PRELOAD = ("citesum_nb.build", "pyarrow.compute", "nltk.stem.porter", "datasets")   # the library; what the second pass imports (ROUGE's stemmer: nltk, ~1.5 s); the output writer
 
+def _first_line(e:BaseException)->str:
+    "The first line of what an exception (or its cause) says, for a one-line error"
+    while e.__cause__ is not None and not str(e).strip(): e = e.__cause__
+    return (str(e).strip().splitlines() or [type(e).__name__])[0]
+
 def local_cluster(n_workers:int,           # single-threaded worker processes
                   preload:tuple=PRELOAD,   # modules every worker imports while it starts
                  ):
     "The LocalCluster `citesum build` starts: single-threaded worker processes with `WORKER_MALLOC` that preload the library"
+    import distributed.process, tempfile
     from distributed import LocalCluster
+    from citesum_nb import engine   # the module's own class: a spawned worker finds it by name (also when this runs in a notebook)
+    distributed.process.get_mp_context = engine._worker_context   # worker processes: Ctrl-C blocked, standard error to the log
+    log = engine._WORKER_LOG
+    if log[0] is None: log[0] = os.path.join(tempfile.gettempdir(), f"citesum-workers-{os.getpid()}.log")
     env = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}), **WORKER_MALLOC}
     with _signals_held() as held, dask.config.set({"distributed.nanny.pre-spawn-environ": env}):
         for hook in STARTING: hook("before")
-        cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40,
-                               preload=list(preload),
-                               scheduler_kwargs={"dashboard_address": ":0"})   # its HTTP endpoint on a free port: no warning when 8787 is taken
+        try:
+            cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                                   silence_logs=logging.CRITICAL, preload=list(preload),
+                                   scheduler_kwargs={"dashboard_address": ":0"})   # its HTTP endpoint on a free port: no warning when 8787 is taken
+        except Exception as e:   # a worker killed or crashed while it started ("Nanny failed to start")
+            if held: raise KeyboardInterrupt from None
+            raise CitesumError(f"the local Dask workers did not start: {_first_line(e)} (their log: {log[0]})") from None
         try:
             for hook in STARTING: hook("started")
         except BaseException: cluster.close(); raise
@@ -94,10 +140,10 @@ class Engine:
     def __init__(self, scheduler:str="local",  # local, synchronous, threads, processes, or a tcp:// address
                  workers:int=0,                # local workers, or threads/processes (0: one per core)
                  progress:bool=True,           # progress bars on stderr (local schedulers: steps over a second)
-                 worker_wait:float=WORKER_WAIT):  # on a cluster: seconds without any worker alive before `compute` stops
+                 worker_wait:float=WORKER_WAIT):  # on a cluster: seconds without any worker alive before any wait stops
         if scheduler in ("local", "threads", "processes"): workers = cap_workers(workers)   # never more workers than cores (said in one line)
         self.scheduler, self.workers, self.progress, self.worker_wait = check_scheduler(scheduler), workers, progress, worker_wait
-        self.client = self.cluster = None
+        self.client = self.cluster = None; self.keep_log = False
         if scheduler == "local":
             from distributed import Client
             self.cluster = local_cluster(workers)
@@ -127,30 +173,54 @@ class Engine:
             since = None if alive else since or time.monotonic()
             if since and time.monotonic() - since >= self.worker_wait:
                 why.append(f"no Dask worker alive for {self.worker_wait:g} s (the workers died and did not come back); "
-                           "the computation was stopped")
+                           "the computation was stopped" + (f" (the workers' log: {_worker_log()})" if self.cluster else ""))
                 self.client.cancel(futs); return
+
+    def _failed(self, msg:str)->CitesumError:
+        "A one-line error about the workers; the workers' log is kept for it"
+        self.keep_log = self.cluster is not None
+        return CitesumError(msg)
+
+    def _wait(self, futs:list, label:str=""):
+        "Wait until `futs` are done (a bar on stderr when `progress`), never longer than `worker_wait` with no worker alive"
+        from distributed import futures_of, wait
+        fs, done, why, t0 = futures_of(futs), threading.Event(), [], time.monotonic()
+        watch = threading.Thread(target=self._watch, args=(fs, done, why), daemon=True); watch.start()
+        out, drawn = LabelledStream(sys.stderr, label), False
+        try:
+            while True:
+                try: wait(fs, timeout=0.25); finished = True
+                except TimeoutError: finished = False
+                except Exception:   # cancelled by the watch
+                    if why: raise self._failed(why[0]) from None
+                    raise
+                if why: raise self._failed(why[0])
+                if self.progress and (finished and drawn or time.monotonic() - t0 >= 1.0):   # bars for steps over a second, as Dask draws them
+                    frac = sum(f.done() for f in fs) / max(1, len(fs)); bar = "#" * int(40 * frac)
+                    out.write(f"\r[{bar:<40}] | {frac * 100:3.0f}% Completed | {time.monotonic() - t0:4.1f}s"); out.flush(); drawn = True
+                if finished: break
+            if drawn: print(file=sys.stderr, flush=True)
+        finally: done.set()
 
     def _on_cluster(self, objs, label:str="")->tuple:
         from distributed.scheduler import KilledWorker
-        futs, done, why = self.client.compute(list(objs)), threading.Event(), []
-        watch = threading.Thread(target=self._watch, args=(futs, done, why), daemon=True); watch.start()
+        futs = self.client.compute(list(objs))
         try:
-            if self.progress:
-                from distributed import progress
-                with contextlib.redirect_stdout(LabelledStream(sys.stderr, label)): progress(futs, notebook=False)
-                print(file=sys.stderr, flush=True)
+            self._wait(futs, label)
             return tuple(self.client.gather(futs))
         except KilledWorker as e:   # a task whose workers kept dying (out of memory, a crash in native code)
-            raise CitesumError(f"workers kept dying: {str(e).split('. ')[0]} (out of memory, or a crash in native code?)") from None
-        except BaseException as e:   # interrupted: the gather's pending waits end with AllExit when the client closes, as they should
-            if why and isinstance(e, Exception): raise CitesumError(why[0]) from None
+            log = f"; the workers' log: {_worker_log()}" if self.cluster else ""
+            raise self._failed(f"workers kept dying: {str(e).split('. ')[0]} (out of memory, or a crash in native code?{log})") from None
+        except BaseException:   # interrupted: the gather's pending waits end with AllExit when the client closes, as they should
             logging.getLogger("asyncio").addFilter(_gather_leftovers); raise
-        finally: done.set()
 
     def close(self):
-        "Close the client, and shut down the workers this engine started"
+        "Close the client, and shut down the workers this engine started (their log goes too, unless an error names it)"
         if self.client: self.client.close()
-        if self.cluster: self.cluster.close()
+        if self.cluster:
+            self.cluster.close()
+            if not self.keep_log and _worker_log():
+                with contextlib.suppress(OSError): os.unlink(_worker_log())
 
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()
@@ -161,10 +231,7 @@ def persist(self:Engine, *objs, label:str="")->tuple:
     "Compute delayed objects and keep their results where they were computed (a cluster's workers): inputs for later tasks"
     if not self.client: return tuple(dask.delayed(r, traverse=False) for r in self._in_process(objs, label))
     futs = self.client.persist(list(objs))
-    if self.progress:
-        from distributed import progress
-        with contextlib.redirect_stdout(LabelledStream(sys.stderr, label)): progress(futs, notebook=False)
-        print(file=sys.stderr, flush=True)
+    if self.progress: self._wait(futs, label)   # with a bar: waited for here, bounded like `compute`
     return tuple(futs)
 
 # %% ../nbs/03a_engine.ipynb #880e6261

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from .core import CitesumError, claim_folder, ensure_dir, read_marker, write_marker
+from .core import CitesumError, claim_folder, ensure_dir, marked_folder, read_marker, write_marker
 from .params import (CommandParser, check_identifier, examples_params, file_base, fill_run_dir, is_table, project_root,
                                read_yaml, resolve_paths, row_values, stage_params, table_rows)
 
@@ -166,7 +166,7 @@ def claim_run_folder(rdir:Path,   # the planned run folder
     r = claim_folder(rdir, "run", [run_file, *([root/"nbs", root/"params"] if root else [])], reuse=True, what="run folder")
     if mark:
         r.mkdir(parents=True, exist_ok=True)
-        if read_marker(r) is None: write_marker(r, "run")
+        if read_marker(r) is None: write_marker(r, "run", [])
     return r
 
 # %% ../nbs/15a_run.ipynb #5eca0e86
@@ -238,23 +238,25 @@ def execute_run(run_file,              # run spec (with steps), experiments tabl
     "Execute the steps of `run_file` with papermill (cwd = nbs/); returns the run folder"
     rdir, plan = plan_run(run_file, root=root, run_dir=run_dir, profile=profile)
     steps, started, done, seconds = select_steps(plan, only), time.time(), [], {}
-    check_kernel(kernel); claim_run_folder(rdir, run_file, mark=True); _write_plan(rdir, run_file, plan)
+    check_kernel(kernel); claim_run_folder(rdir, run_file, mark=True)
     progress, status = sys.stderr.isatty() if progress is None else progress, "ok"
     from citesum_nb.run_index import format_seconds
-    try:
-        for i, s in enumerate(steps, 1):
-            t0, ended = time.time(), "failed"
-            print(f"[{i}/{len(steps)}] {s['name']}", end=" ", flush=True)   # the step's line, ended when it is done
-            try: _execute_step(s, rdir, kernel, log_output, progress); ended = "ok"
-            except CitesumError: status = f"failed in {s['name']}"; raise
-            except KeyboardInterrupt: ended = "interrupted"; raise
-            finally:
-                seconds[s["name"]] = round(time.time() - t0, 1)
-                print(f"{ended} ({format_seconds(seconds[s['name']])})", flush=True)
-            done.append(s["name"])
-    except KeyboardInterrupt:
-        status = f"interrupted in {steps[len(done)]['name']}"; raise
-    finally: _log_invocation(rdir, started, only, done, status, seconds)
+    with marked_folder(rdir, "run"):   # however it ends, the marker lists every file the run wrote
+        _write_plan(rdir, run_file, plan)
+        try:
+            for i, s in enumerate(steps, 1):
+                t0, ended = time.time(), "failed"
+                print(f"[{i}/{len(steps)}] {s['name']}", end=" ", flush=True)   # the step's line, ended when it is done
+                try: _execute_step(s, rdir, kernel, log_output, progress); ended = "ok"
+                except CitesumError: status = f"failed in {s['name']}"; raise
+                except KeyboardInterrupt: ended = "interrupted"; raise
+                finally:
+                    seconds[s["name"]] = round(time.time() - t0, 1)
+                    print(f"{ended} ({format_seconds(seconds[s['name']])})", flush=True)
+                done.append(s["name"])
+        except KeyboardInterrupt:
+            status = f"interrupted in {steps[len(done)]['name']}"; raise
+        finally: _log_invocation(rdir, started, only, done, status, seconds)
     return rdir
 
 # %% ../nbs/15a_run.ipynb #5c0dbf77

@@ -240,7 +240,8 @@ def test_train_finished_run_needs_overwrite(inputs, tmp_path, monkeypatch):
     "A finished run of citesum train (metrics.json, best/) is never trained over without --overwrite"
     box = sandbox(tmp_path, inputs); run = box/"run"
     run.mkdir(); (run/"best").mkdir(); (run/"best"/"model.safetensors").write_text("trained weights")
-    (run/"metrics.json").write_text("{}"); (run/MARKER).write_text(json.dumps({"command": "train", "files": None}))
+    (run/"metrics.json").write_text("{}")
+    (run/MARKER).write_text(json.dumps({"command": "train", "files": ["best/model.safetensors", "metrics.json"]}))
     trip(monkeypatch, COMMANDS["train"]["work"]); before = snapshot(box)
     try: rc, _, err = main(*COMMANDS["train"]["args"](run, box))
     except WorkStarted: pytest.fail("training started over a finished run")
@@ -251,7 +252,7 @@ def test_tiny_model_never_replaces_a_trained_model(inputs, tmp_path, monkeypatch
     "tiny-model --out a training run's best/ (random weights over trained ones) is refused, --overwrite or not"
     box = sandbox(tmp_path, inputs); best = box/"run"/"best"; best.mkdir(parents=True)
     (best/"model.safetensors").write_text("trained weights"); (best/"README.md").write_text("card")
-    (box/"run"/MARKER).write_text(json.dumps({"command": "train", "files": None}))
+    (box/"run"/MARKER).write_text(json.dumps({"command": "train", "files": ["best/README.md", "best/model.safetensors"]}))
     trip(monkeypatch, COMMANDS["tiny-model"]["work"]); before = snapshot(box)
     rc, _, err = main(*COMMANDS["tiny-model"]["args"](best, box), "--overwrite")
     refused(rc, err, box, before, "tiny-model over best/")

@@ -1,0 +1,81 @@
+"""Signals and processes, by mechanism: a Ctrl-C or SIGTERM while the local workers start is recorded whichever thread
+the system hands it to (never ignored, never lost), the workers start with Ctrl-C blocked and their standard error in a
+log file, and every wait on a cluster is bounded by `worker_wait` with the progress bars on too. One real `citesum build`
+is interrupted as a terminal does it (the whole process group, during the workers' start-up)."""
+import os, random, signal, subprocess, sys, threading, time
+from pathlib import Path
+
+import pytest
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_signal_to_any_thread_during_start_up_is_recorded(seed, ctrl_c_as_in_a_terminal):
+    "SIGINT/SIGTERM sent to a random thread (main or not) while the workers start ends in `held`, and the handlers come back"
+    from citesum_nb.engine import _signals_held
+    rng = random.Random(seed); sigs = [rng.choice([signal.SIGINT, signal.SIGTERM]) for _ in range(rng.randint(1, 3))]
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    stop = threading.Event()
+    threads = [threading.Thread(target=stop.wait, daemon=True) for _ in range(rng.randint(1, 6))]
+    for t in threads: t.start()
+    try:
+        with _signals_held() as held:
+            for n, s in enumerate(sigs, 1):
+                target = rng.choice([threading.main_thread(), *threads])
+                if rng.random() < 0.3: os.kill(os.getpid(), s)          # process-directed, as `kill -INT <pid>` and a terminal do
+                else: signal.pthread_kill(target.ident, s)              # to one thread: the one the system chose
+                deadline = time.monotonic() + 5
+                while len(held) < n and time.monotonic() < deadline: time.sleep(0.01)   # the handler runs in the main thread
+            assert held == sigs, (held, sigs)
+    finally: stop.set()
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+def test_an_ignored_ctrl_c_stays_ignored(ctrl_c_as_in_a_terminal):
+    "A process started with SIGINT ignored (a background job) keeps it so through the start-up"
+    from citesum_nb.engine import _signals_held
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with _signals_held() as held: os.kill(os.getpid(), signal.SIGINT); time.sleep(0.05)
+        assert held == [] and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally: signal.signal(signal.SIGINT, old)
+
+
+def _fine(x): return x
+
+
+def test_waits_with_progress_bars_are_bounded_when_no_worker_is_left(capfd):
+    "The bars on (a user's default): a persist, then a compute, with no worker alive each end in one line after worker_wait"
+    import dask
+    from citesum_nb.core import CitesumError
+    from citesum_nb.engine import Engine
+    with Engine("local", workers=1, progress=True, worker_wait=2) as eng:
+        eng.cluster.scale(0)
+        for how in ("persist", "compute"):
+            t0 = time.monotonic()
+            with pytest.raises(CitesumError, match="no Dask worker alive for 2 s") as e: getattr(eng, how)(dask.delayed(_fine)(1), label="a step")
+            assert time.monotonic() - t0 < 60 and "\n" not in str(e.value), how
+        log = eng.keep_log
+    assert log   # the message names the workers' log, which is kept for it
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_ctrl_c_while_the_workers_start_ends_the_build(tmp_path, ctrl_c_as_in_a_terminal):
+    "A terminal's Ctrl-C (SIGINT to the whole process group) once the first worker process exists: exit 130, one line, --out untouched"
+    import psutil
+    exe = str(Path(sys.executable).with_name("citesum"))
+    out = tmp_path/"out"
+    p = subprocess.Popen([exe, "build", "--out", str(out), "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and p.poll() is None:   # a worker process: the start-up is under way
+            if any("spawn_main" in " ".join(c.cmdline()) for c in psutil.Process(p.pid).children(recursive=True) if c.is_running()): break
+            time.sleep(0.05)
+        os.killpg(p.pid, signal.SIGINT)
+        _, err = p.communicate(timeout=300)
+    finally:
+        if p.poll() is None: os.killpg(p.pid, signal.SIGKILL); p.wait()
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert p.returncode == 130, err[-3000:]
+    assert len(lines) == 1 and "interrupted" in lines[0] and "Traceback" not in err, err[-3000:]
+    assert list(tmp_path.iterdir()) == []
