@@ -5,11 +5,12 @@
 # %% auto #0
 __all__ = ['WHERE_TO_GET', 'MAX_JSON_DEPTH', 'MAX_INT_DIGITS', 'MAX_ECHO', 'MAX_LINE_BYTES', 'OUTPUT_MARKER',
            'forget_connection_file', 'CitesumError', 'sample_corpus_dir', 'published_path', 'shared_data', 'skip_note',
-           'ensure_dir', 'save_table', 'seed_everything', 'md_escape', 'fenced', 'code_span', 'standard_json',
-           'decode_text', 'shown', 'json_depth', 'load_json', 'load_yaml', 'read_json', 'read_yaml_file',
-           'read_text_lines', 'iter_jsonl', 'read_jsonl', 'write_jsonl', 'real_path', 'read_marker', 'write_marker',
-           'check_not_input', 'claim_folder', 'temp_beside', 'place_folder', 'output_folder', 'claim_file',
-           'output_file', 'owned_output', 'available_cores', 'cap_workers', 'write_split', 'write_dataset']
+           'ensure_dir', 'save_table', 'seed_everything', 'md_escape', 'fenced', 'code_span', 'escape_controls',
+           'shell_quote', 'shell_join', 'standard_json', 'decode_text', 'shown', 'json_depth', 'load_json', 'load_yaml',
+           'read_json', 'read_yaml_file', 'run_steps', 'read_text_lines', 'iter_jsonl', 'read_jsonl', 'write_jsonl',
+           'real_path', 'read_marker', 'write_marker', 'check_not_input', 'claim_folder', 'temp_beside', 'place_folder',
+           'output_folder', 'claim_file', 'output_file', 'owned_output', 'available_cores', 'cap_workers',
+           'write_split', 'write_dataset']
 
 # %% ../nbs/00_core.ipynb #08c90ef5
 import gzip, json, os, random, shutil, warnings
@@ -141,6 +142,25 @@ def code_span(s:str)->str:
     "`s` (one line) as an inline code span delimited by more backticks than any run in it"
     f = "`" * (_backticks(s) + 1)
     return f"{f} {_MD_BREAKS.sub(' ', s)} {f}"
+
+# %% ../nbs/00_core.ipynb #d6d92831
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")   # C0 and C1 control characters, but tab and newline
+
+def escape_controls(s:str)->str:
+    "`s` with every control character but tab and newline written as a visible escape (`\\x1b`): printing it runs nothing"
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", s)
+
+def shell_quote(s)->str:
+    "`s` as one shell word: `shlex.quote`, or bash's `$'...'` with control characters and line breaks escaped"
+    s = str(s)
+    if not re.search(r"[\x00-\x1f\x7f-\x9f]", s): return shlex.quote(s)
+    esc = lambda m: f"\\x{ord(m.group()):02x}" if m.group() < "\x80" else f"\\u{ord(m.group()):04x}"   # C1: bash's \\u, in UTF-8
+    body = re.sub(r"[\x00-\x1f\x7f-\x9f]", esc, s.replace("\\", "\\\\").replace("'", "\\'"))
+    return f"$'{body}'"
+
+def shell_join(args)->str:
+    "A command line of `args`, each word quoted by `shell_quote`"
+    return " ".join(map(shell_quote, args))
 
 # %% ../nbs/00_core.ipynb #19fc203b
 def _plain(o):
@@ -279,6 +299,21 @@ def read_yaml_file(path,                         # a YAML file
     with open(p, "rb") as f: data = f.read(max_bytes + 1)
     if len(data) > max_bytes: raise CitesumError(f"{p}: more than {max_bytes} bytes; at most {max_bytes} are read")
     return load_yaml(data, str(p))
+
+# %% ../nbs/00_core.ipynb #36407c6c
+def run_steps(folder)->list:
+    "The steps of a run folder's `run.yaml`, each a mapping with a `name` (a file name) and a `notebook`; [] without one; one line when damaged"
+    f = Path(folder)/"run.yaml"
+    if not f.is_file(): return []
+    plan = read_yaml_file(f)
+    steps = plan.get("steps", []) if isinstance(plan, dict) else None
+    if not isinstance(steps, list): raise CitesumError(f"{f}: expected a mapping whose steps are a list, got {shown(plan)}")
+    for i, s in enumerate(steps, 1):
+        name = s.get("name") if isinstance(s, dict) else None
+        if not isinstance(name, str) or not name.strip() or "/" in name or "\\" in name or name.startswith("."):
+            raise CitesumError(f"{f}: step {i} has no name that can be a file name ({shown(s)}); a step is a mapping with name, notebook, parameters")
+        if not isinstance(s.get("notebook", ""), (str, type(None))): raise CitesumError(f"{f}: step {i} ({name}): notebook must be a file name, got {shown(s['notebook'])}")
+    return steps
 
 # %% ../nbs/00_core.ipynb #a68d1021
 def read_text_lines(path)->list:
