@@ -23,7 +23,7 @@ import seaborn as sns
 from nltk.tokenize import NLTKWordTokenizer
 from tqdm import tqdm
 
-from .core import CitesumError, save_table
+from .core import CitesumError, load_json, save_table
 from .params import StageParams
 from .metrics import lcs_length, ngram_score, ngrams
 from .data import load_split, source_sentences, text_sentences
@@ -160,7 +160,7 @@ def lemma_table()->dict:
     try: data = (importlib.resources.files("spacy_lookups_data")/"data"/"en_lemma_lookup.json.gz").read_bytes()
     except (ModuleNotFoundError, FileNotFoundError):
         raise CitesumError("sentence fusion needs spaCy's English lemma table: pip install spacy-lookups-data") from None
-    return json.loads(gzip.decompress(data))
+    return load_json(gzip.decompress(data), "spacy_lookups_data en_lemma_lookup.json.gz")
 
 # %% ../nbs/11_bias.ipynb #c1d8d19a
 _BRACKETS = {"(": "-lrb-", ")": "-rrb-", "[": "-lsb-", "]": "-rsb-"}

@@ -17,7 +17,8 @@ from typing import ClassVar
 
 import yaml
 
-from .core import CitesumError, code_span, fenced, md_escape, note_output, output_file, owned_output, read_marker, sample_corpus_dir, write_marker
+from .core import (CitesumError, code_span, escape_controls, fenced, md_escape, note_output, output_file, owned_output, read_json,
+                             read_marker, read_yaml_file, sample_corpus_dir, shell_join, shell_quote, write_marker)
 from .params import StageParams
 
 # %% ../nbs/13_cards.ipynb #ca74f226
@@ -81,11 +82,17 @@ def _parquet(build_dir:Path, stem:str)->Path:
     if not p.is_file(): raise CitesumError(f"{p} not found: is {build_dir} a CiteSum build folder (citesum build --out)?")
     return p
 
+def _parquet_meta(p:Path):
+    "The Parquet metadata of `p` (its rows and schema); a file that is not Parquet (empty, cut short, another format) is a one-line error"
+    import pyarrow as pa, pyarrow.parquet as pq
+    try: return pq.read_metadata(p)
+    except (pa.ArrowException, OSError) as e: raise CitesumError(f"{p}: not a Parquet file ({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
+
 # %% ../nbs/13_cards.ipynb #58abb567
 def _report(d:Path)->dict:
     f = d/"report.json"
     if not f.is_file(): raise CitesumError(f"{f} not found: is {d} a CiteSum build folder (citesum build --out)?")
-    return json.loads(f.read_text())
+    return read_json(f)
 
 # %% ../nbs/13_cards.ipynb #28ee8448
 def dataset_card_data(build_dir,              # a CiteSum build folder (parquet/, report.json)
@@ -101,7 +108,7 @@ def dataset_card_data(build_dir,              # a CiteSum build folder (parquet/
     d = Path(build_dir); report = _report(d)
     splits, size = SplitDict(), 0
     for name, stem in split_files(d).items():
-        md = pq.read_metadata(_parquet(d, stem)); size += _parquet(d, stem).stat().st_size
+        md = _parquet_meta(_parquet(d, stem)); size += _parquet(d, stem).stat().st_size
         if md.num_rows == 0: continue   # load_dataset cannot make a split from a file without rows: a split without examples is left out
         splits.add(SplitInfo(name=name, num_examples=md.num_rows,
                              num_bytes=sum(md.row_group(i).total_byte_size for i in range(md.num_row_groups))))
@@ -123,11 +130,11 @@ def build_command(report:dict,           # the build's report.json
                   argv:list|None=None,   # the arguments `citesum build` was given, when known
                  )->str:
     "The `citesum build` command of a build, local paths by their last part: its own arguments when given, else written from the report's settings"
-    if argv is not None: return shlex.join(["citesum", "build", *map(public_arg, argv)])
+    if argv is not None: return shell_join(["citesum", "build", *map(public_arg, argv)])
     s, inp = report["settings"], report["input"]
     cmd = ["citesum", "build"] + ([] if _is_sample(report) else ["--s2orc", Path(inp["path"]).name, "--format", inp["format"]])
     cmd += ["--out", Path(out).name, "--thresholds", ",".join(f"{t:g}" for t in s["thresholds"]), "--seed", str(s["seed"])]
-    return shlex.join(cmd + ([] if s.get("use_stemmer", True) else ["--no-stemmer"]))
+    return shell_join(cmd + ([] if s.get("use_stemmer", True) else ["--no-stemmer"]))
 
 # %% ../nbs/13_cards.ipynb #e0bbd92d
 CITESUM_BIBTEX = """@inproceedings{mao2022citesum,
@@ -282,8 +289,8 @@ def check_dataset_card(path)->object:
     for f in card.data.configs[0]["data_files"]:
         pf = p.parent/f["path"]
         if not pf.is_file(): raise CitesumError(f"{p}: split {f['split']} points at {f['path']}, which does not exist")
-        if pq.read_metadata(pf).num_rows != sizes.get(f["split"], 0): raise CitesumError(f"{p}: {f['path']} has {pq.read_metadata(pf).num_rows} rows, the card says {sizes.get(f['split'], 0)}")
-        if Features.from_arrow_schema(pq.read_schema(pf)) != citesum_features(): raise CitesumError(f"{pf} does not have CiteSum's features")
+        if _parquet_meta(pf).num_rows != sizes.get(f["split"], 0): raise CitesumError(f"{p}: {f['path']} has {_parquet_meta(pf).num_rows} rows, the card says {sizes.get(f['split'], 0)}")
+        if Features.from_arrow_schema(_parquet_meta(pf).schema.to_arrow_schema()) != citesum_features(): raise CitesumError(f"{pf} does not have CiteSum's features")
     return card
 
 # %% ../nbs/13_cards.ipynb #0884284d
@@ -296,7 +303,7 @@ def dataset_card(build_dir,              # a CiteSum build folder
     card = dataset_card_data(build_dir, license)
     out = Path(build_dir)/"README.md"
     with _card_file(out) as tmp:
-        DatasetCard(f"---\n{card.to_yaml()}\n---\n\n{dataset_card_text(build_dir, card, argv)}").save(tmp)
+        DatasetCard(escape_controls(f"---\n{card.to_yaml()}\n---\n\n{dataset_card_text(build_dir, card, argv)}")).save(tmp)   # nothing in it runs in a terminal
         check_dataset_card(tmp)
     return out
 
@@ -324,8 +331,8 @@ def _is_hub_id(s:str)->bool: return bool(re.fullmatch(r"[A-Za-z0-9][\w.-]*(/[\w.
 def _run_files(run_dir)->tuple:
     r = Path(run_dir)
     if not (r/"best"/"config.json").is_file(): raise CitesumError(f"{r/'best'} has no model: is {r} a training run folder (citesum train)?")
-    m = json.loads((r/"metrics.json").read_text()) if (r/"metrics.json").is_file() else {}
-    p = yaml.safe_load((r/"params_used.yaml").read_text()) if (r/"params_used.yaml").is_file() else {}
+    m = read_json(r/"metrics.json") if (r/"metrics.json").is_file() else {}
+    p = read_yaml_file(r/"params_used.yaml") if (r/"params_used.yaml").is_file() else {}
     return r, m, p or {}
 
 # %% ../nbs/13_cards.ipynb #39eaccda
@@ -343,7 +350,7 @@ def training_data(run_dir, dataset:str|None=None)->dict:
     data = str(m.get("data_dir") or p.get("data_dir") or "")
     hub = dataset or (data if _is_hub_id(data) else None)
     rep = Path(data)/"report.json" if data else None
-    lic = dataset_license(json.loads(rep.read_text())) if rep and rep.is_file() else None
+    lic = dataset_license(read_json(rep)) if rep and rep.is_file() else None
     return {"hub_id": hub, "name": hub or (Path(data).name if data else "unknown"), "license": lic}
 
 # %% ../nbs/13_cards.ipynb #815ad6ef
@@ -373,8 +380,8 @@ SHOWN_PARAMS = ("source", "target", "lr", "batch_size", "grad_accum_steps", "max
                 "max_source_length", "max_target_length", "num_beams", "min_length", "max_length", "precision", "seed")
 
 def _how_to_use(name:str)->str:
-    "How a card's reader loads the model `name`: a shell command and Python, `name` quoted for each (`shlex.quote`, `repr`)"
-    shell = f'citesum summarize --model {shlex.quote(name)} "We study the problem of transferring a sample in one domain to ..."'
+    "How a card's reader loads the model `name`: a shell command and Python, `name` quoted for each (`shell_quote`, `repr`)"
+    shell = f'citesum summarize --model {shell_quote(name)} "We study the problem of transferring a sample in one domain to ..."'
     py = f"""from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 from citesum_nb.citations import post_process           # or drop the REF placeholder yourself
 tok, model = AutoTokenizer.from_pretrained({name!r}), AutoModelForSeq2SeqLM.from_pretrained({name!r})
@@ -478,7 +485,7 @@ def model_card(run_dir,                   # a training run folder with best/, me
     card = model_card_data(run_dir, base_model, dataset, license)
     out = Path(run_dir)/"best"/"README.md"
     with _card_file(out) as tmp:
-        ModelCard(f"---\n{card.to_yaml()}\n---\n\n{model_card_text(run_dir, card, name)}").save(tmp)
+        ModelCard(escape_controls(f"---\n{card.to_yaml()}\n---\n\n{model_card_text(run_dir, card, name)}")).save(tmp)
         check_model_card(tmp)
     return out
 

@@ -4,11 +4,12 @@
 
 # %% auto #0
 __all__ = ['ABBREVIATIONS', 'ANY_CASE_ABBREVIATIONS', 'POST_PROCESS_MODES', 'CitationsParams', 'is_related_work',
-           'section_paragraphs', 'related_work_paragraphs', 'introduction_and_conclusion', 'split_sentences',
-           'make_splitter', 'replace_citations', 'replace_citation', 'post_process', 'citation_sentences']
+           'near_related_work', 'section_paragraphs', 'related_work_paragraphs', 'introduction_and_conclusion',
+           'split_sentences', 'make_splitter', 'replace_citations', 'replace_citation', 'post_process',
+           'citation_sentences']
 
 # %% ../nbs/02_citations.ipynb #50548aff
-import re
+import functools, re, unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from itertools import accumulate
@@ -34,6 +35,14 @@ def is_related_work(section:str,  # a section title
                    ) -> bool:
     "Whether a section title names a Related Work section"
     return bool(section) and RELATED_WORK.search(section) is not None
+
+# %% ../nbs/02_citations.ipynb #b3b64566
+@functools.lru_cache(maxsize=1 << 16)   # titles repeat across papers ("Introduction", "Method", ...): each is normalised once
+def near_related_work(section:str,  # a section title
+                     ) -> bool:
+    "Whether a title that `is_related_work` refuses reads \"relatedwork\" once NFKC-normalised, case-folded and stripped to its letters"
+    if not section or is_related_work(section): return False
+    return "relatedwork" in "".join(c for c in unicodedata.normalize("NFKC", section).casefold() if c.isalpha())
 
 # %% ../nbs/02_citations.ipynb #23af9166
 _HEAD_NUM = re.compile(r"^\s*(?:(?P<arabic>\d+(?:\.\d+)*)\.?|(?P<alpha>[A-HJ-UWYZ])\.|(?P<roman>[IVX]+)\.|(?P<item>\d+)\))\s+\S")

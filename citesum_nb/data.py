@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .core import CitesumError, read_jsonl
+from .core import CitesumError, decode_text, load_json, read_jsonl
 from .citations import split_sentences
 from .metrics import normalize_space
 
@@ -45,10 +45,10 @@ def read_records(path:Path,  # a JSONL, JSON, CSV, TSV or Parquet file
     if not path.exists(): raise CitesumError(f"file not found: {path}")
     if name.endswith((".jsonl", ".jsonl.gz")): return read_jsonl(path)
     if name.endswith(".json"):
-        text = path.read_text(encoding="utf-8").strip()
-        if text.startswith("["): return json.loads(text)
+        text = decode_text(path.read_bytes(), path).strip()
+        if text.startswith("["): return load_json(text, path)
         if text.startswith("{") and "\n" not in text:
-            obj = json.loads(text)
+            obj = load_json(text, path)
             if isinstance(obj, dict) and "data" in obj and isinstance(obj["data"], list): return obj["data"]
             return [obj]
         return read_jsonl(path)  # JSON Lines saved as .json (the official CiteSum release does this)

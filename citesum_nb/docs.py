@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import ClassVar
 from urllib.parse import unquote, urlsplit
 
-from .core import CitesumError, cap_workers, check_not_input, claim_folder, ensure_dir, output_file, place_folder, real_path, temp_beside
+from .core import CitesumError, cap_workers, check_not_input, claim_folder, ensure_dir, output_file, place_folder, real_path, run_steps, temp_beside
 from .params import StageParams
 
 # %% ../nbs/14_docs.ipynb #203470c6
@@ -222,7 +222,7 @@ def _executed_copy(run, stem:str)->Path|None:
     import yaml
     run = Path(run)
     if (run/f"{stem}.ipynb").is_file(): return run/f"{stem}.ipynb"
-    plan = yaml.safe_load((run/"run.yaml").read_text()).get("steps", []) if (run/"run.yaml").is_file() else []
+    plan = run_steps(run)
     return next((run/f"{s['name']}.ipynb" for s in plan if Path(str(s.get("notebook", ""))).stem == stem and (run/f"{s['name']}.ipynb").is_file()), None)
 
 def _source_for_docs(path:Path, execute:bool, outputs_from)->Path:

@@ -5,12 +5,12 @@
 # %% auto #0
 __all__ = ['SEED_NAMES', 'MAX_SEED', 'PATH', 'PATH_OR_NAME', 'FilePath', 'PathOrName', 'CoreParams', 'ParamsNotebookParams',
            'MetricsNotebookParams', 'RawTextsNotebookParams', 'EngineNotebookParams', 'DataNotebookParams',
-           'MAX_PARAMS_BYTES', 'TABLE_KEYS', 'Check', 'type_name', 'check_value', 'load_yaml', 'value_from_text',
-           'check_seed', 'StageParams', 'parameters_cell', 'cli_option', 'add_cli_options', 'parse_set', 'NestedPaths',
-           'path_kinds', 'resolve_paths', 'stage_params', 'ExamplesParams', 'examples_params', 'read_yaml',
-           'project_root', 'file_base', 'defaults_base', 'rooted_defaults', 'check_identifier', 'mapping_of',
-           'is_table', 'table_rows', 'fill_run_dir', 'row_values', 'file_values', 'given_values', 'command_defaults',
-           'load_params', 'check_inputs', 'CommandParser', 'stage_parser', 'stage_values']
+           'MAX_PARAMS_BYTES', 'TABLE_KEYS', 'Check', 'type_name', 'check_value', 'value_from_text', 'check_seed',
+           'StageParams', 'parameters_cell', 'cli_option', 'add_cli_options', 'parse_set', 'NestedPaths', 'path_kinds',
+           'resolve_paths', 'stage_params', 'ExamplesParams', 'examples_params', 'read_yaml', 'project_root',
+           'file_base', 'defaults_base', 'rooted_defaults', 'check_identifier', 'mapping_of', 'is_table', 'table_rows',
+           'fill_run_dir', 'row_values', 'file_values', 'given_values', 'command_defaults', 'load_params',
+           'check_inputs', 'CommandParser', 'stage_parser', 'stage_values']
 
 # %% ../nbs/00a_params.ipynb #6628085d
 import argparse, dataclasses, importlib.util, inspect, io, linecache, math, re, textwrap, tokenize, types, typing
@@ -20,7 +20,7 @@ from typing import Annotated, Any, ClassVar, Literal, get_args, get_origin
 
 import yaml
 
-from .core import CitesumError
+from .core import CitesumError, load_yaml, shown
 
 # %% ../nbs/00a_params.ipynb #eedb0274
 def _strip(anno)->tuple:
@@ -89,7 +89,7 @@ def check_value(value,      # the value given (from YAML, papermill, or `value_f
     if value is None:
         if opt: return None
         raise CitesumError(f"{name} must be {type_name(anno)}, got null")
-    wrong = CitesumError(f"{name} must be {type_name(anno)}, got {value!r} ({_kind(value)})")
+    wrong = CitesumError(f"{name} must be {type_name(anno)}, got {shown(value)} ({_kind(value)})")
     if get_origin(inner) is Literal:
         if value not in get_args(inner): raise wrong
     elif get_origin(inner) is list:
@@ -101,32 +101,6 @@ def check_value(value,      # the value given (from YAML, papermill, or `value_f
     for m in _metadata(anno):
         if isinstance(m, Check): value = m.fn(value)
     return value
-
-# %% ../nbs/00a_params.ipynb #1cf20347
-class _NoAliases(yaml.SafeLoader):
-    "PyYAML's safe loader that refuses aliases (`*name`) where it meets the first (an alias bomb costs nothing) and a key given twice"
-    def compose_node(self, parent, index):
-        if self.check_event(yaml.AliasEvent):
-            ev = self.peek_event()
-            raise CitesumError(f"line {ev.start_mark.line + 1}: YAML aliases (*{ev.anchor}) are not accepted; write the value out")
-        return super().compose_node(parent, index)
-    def construct_mapping(self, node, deep=False):
-        seen = {}
-        for k, _ in node.value:
-            key, line = self.construct_object(k, deep=True), k.start_mark.line + 1
-            try: first = seen.get(key)
-            except TypeError: continue   # an unhashable key: PyYAML's own error follows
-            if first: raise CitesumError(f"line {line}: the key {key!r} is given twice (first on line {first}); give each key once")
-            seen[key] = line
-        return super().construct_mapping(node, deep)
-
-def load_yaml(text:str,   # YAML text: a params file, or a value given on the command line
-              where:str,  # the file or option, for messages
-             ):
-    "The value `text` holds; YAML aliases and invalid YAML are one-line errors naming `where`"
-    try: return yaml.load(text, Loader=_NoAliases)
-    except yaml.YAMLError as e: raise CitesumError(f"{where}: not valid YAML ({str(e).splitlines()[0]})") from None
-    except CitesumError as e: raise CitesumError(f"{where}: {e}") from None
 
 # %% ../nbs/00a_params.ipynb #06174b95
 _TRUE, _FALSE = ("true", "yes", "1", "on"), ("false", "no", "0", "off")
@@ -140,10 +114,10 @@ def value_from_text(text:str,   # one command-line value
     if opt and t.lower() in ("none", "null", "~"): return None
     if inner is bool:
         if t.lower() in _TRUE + _FALSE: return t.lower() in _TRUE
-        raise CitesumError(f"{name} must be true or false, got {text!r}")
+        raise CitesumError(f"{name} must be true or false, got {shown(text)}")
     if inner in (int, float):
         try: v = int(t) if inner is int else float(t)
-        except ValueError: raise CitesumError(f"{name} must be {type_name(anno)}, got {text!r}") from None
+        except ValueError: raise CitesumError(f"{name} must be {type_name(anno)}, got {shown(text)}") from None
         return check_value(v, anno, name)
     if get_origin(inner) is list and not t.startswith("["):
         el = get_args(inner)[0] if get_args(inner) else str
@@ -192,7 +166,7 @@ def check_seed(value,             # a seed, or a list of seeds
     "`value` when every seed in it lies in 0 .. `MAX_SEED`; a one-line `CitesumError` otherwise"
     for s in value if isinstance(value, list) else [value]:
         if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= MAX_SEED:
-            raise CitesumError(f"{name}={value!r}: a seed is an integer from 0 to {MAX_SEED}")
+            raise CitesumError(f"{name}={shown(value)}: a seed is an integer from 0 to {MAX_SEED}")
     return value
 
 # %% ../nbs/00a_params.ipynb #c883390e
@@ -218,7 +192,7 @@ class StageParams:
 
     def require(self, name:str, ok:bool, what:str):
         "Raise `CitesumError('name=value: what')` unless `ok`"
-        if not ok: raise CitesumError(f"{name}={getattr(self, name)!r}: {what}")
+        if not ok: raise CitesumError(f"{name}={shown(getattr(self, name))}: {what}")
 
     @classmethod
     def from_dict(cls, values:dict, where:str="parameters"):
@@ -300,8 +274,8 @@ def parse_set(pairs:list,            # "KEY=VALUE" strings (from repeated --set)
     out, hints = {}, cls.types()
     for kv in pairs or []:
         k, eq, v = (kv or "").partition("=")
-        if not eq or not k.strip(): raise CitesumError(f"{where} expects KEY=VALUE, got {kv!r}")
-        if k.strip() not in hints: raise CitesumError(f"{where}: unknown parameter {k.strip()!r}; valid: {', '.join(cls.names())}")
+        if not eq or not k.strip(): raise CitesumError(f"{where} expects KEY=VALUE, got {shown(kv)}")
+        if k.strip() not in hints: raise CitesumError(f"{where}: unknown parameter {shown(k.strip())}; valid: {', '.join(cls.names())}")
         out[k.strip()] = value_from_text(v, hints[k.strip()], k.strip())
     return out
 
@@ -384,7 +358,7 @@ def read_yaml(path)->dict:
     path = Path(path)
     if not path.is_file(): raise CitesumError(f"parameter file not found: {path}")
     if path.stat().st_size > MAX_PARAMS_BYTES: raise CitesumError(f"{path}: {path.stat().st_size} bytes; a parameter file holds at most {MAX_PARAMS_BYTES}")
-    data = load_yaml(path.read_text(), str(path))
+    data = load_yaml(path.read_bytes(), str(path))
     if data is None: return {}
     if not isinstance(data, dict): raise CitesumError(f"{path}: expected a mapping of names to values at the top level")
     return data
@@ -427,7 +401,7 @@ def check_identifier(name,     # a row id or step name
                     )->str:
     "`name` when it can name a file in a run folder; a one-line `CitesumError` otherwise"
     if isinstance(name, str) and _IDENTIFIER.fullmatch(name): return name
-    raise CitesumError(f"{what} {name!r} is not an identifier (ASCII letters, digits and _ . + -, not starting with a dot, at most 128)")
+    raise CitesumError(f"{what} {shown(name)} is not an identifier (ASCII letters, digits and _ . + -, not starting with a dot, at most 128)")
 
 # %% ../nbs/00a_params.ipynb #d0b448ad
 def mapping_of(value,     # a value of a params file that must be a mapping (None: an empty one)
@@ -435,7 +409,7 @@ def mapping_of(value,     # a value of a params file that must be a mapping (Non
               )->dict:
     "`value` (or `{}` for None) when it is a mapping; a one-line `CitesumError` naming `what` otherwise"
     if value is None: return {}
-    if not isinstance(value, dict): raise CitesumError(f"{what} must be a mapping of names to values, got {value!r} ({_kind(value)})")
+    if not isinstance(value, dict): raise CitesumError(f"{what} must be a mapping of names to values, got {shown(value)} ({_kind(value)})")
     return value
 
 def is_table(spec:dict)->bool:
@@ -457,7 +431,7 @@ def table_rows(spec:dict,          # an experiments table (see above)
     for rid, row in spec["rows"].items(): check_identifier(rid, f"{where}: row id"); mapping_of(row, f"{where}: row {rid}")
     profiles = mapping_of(spec.get("profiles"), f"{where}: profiles")
     if profile and profile not in profiles:
-        raise CitesumError(f"{where}: no profile {profile!r}; profiles: {', '.join(map(str, profiles)) or 'none'}")
+        raise CitesumError(f"{where}: no profile {shown(profile)}; profiles: {', '.join(map(str, profiles)) or 'none'}")
     prof = mapping_of(profiles.get(profile), f"{where}: profile {profile}") if profile else {}
     prof_rows = mapping_of(prof.get("rows"), f"{where}: profile {profile}: rows")
     unknown = [r for r in rows or [] if r not in spec["rows"]]
@@ -535,7 +509,7 @@ def check_inputs(p:StageParams, *names:str):
         v = getattr(p, n)
         if not v or Path(v).expanduser().exists(): continue
         if kinds.get(n) == PATH_OR_NAME and not Path(v).is_absolute() and _can_be_name(v): continue   # a name (Hub id, "fixture", ...)
-        raise CitesumError(f"{n}={v!r}: no such file or folder")
+        raise CitesumError(f"{n}={shown(v)}: no such file or folder")
 
 # %% ../nbs/00a_params.ipynb #d27e3403
 class CommandParser(argparse.ArgumentParser):

@@ -10,8 +10,9 @@ __all__ = ['TEXT_COLUMNS', 'suspicious_line', 'plausible_line', 'ParaTexts', 'Pa
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
-from .s2orc import BadInputLog, Para2020, Parse2020, Paper2020, parse_fulltext, record_abstract, record_parse, valid_utf8
-from .citations import introduction_and_conclusion, is_related_work, section_paragraphs
+from .s2orc import (BadInputLog, Para2020, Parse2020, Paper2020, parse_fulltext, record_abstract, record_parse, repeated_id,
+                              valid_utf8)
+from .citations import introduction_and_conclusion, is_related_work, near_related_work, section_paragraphs
 
 # %% ../nbs/03_raw_texts.ipynb #9bb74edc
 def _closed(line:bytes)->bool:
@@ -99,14 +100,17 @@ def paper_texts(line,                  # one full-text line of the 2020 family (
     if valid_utf8(line) if utf8 is None else utf8:
         try: d = _DECODE_TEXTS(line)
         except (msgspec.DecodeError, RecursionError): pass   # malformed, a wrong type, or nested too deep: the parser counts it
-    if d is not None and d.paper_id is not None and d.paper_id != "":
+    if d is not None and d.paper_id is not None and d.paper_id != "" and not repeated_id(line, d.paper_id):
         parse = record_parse(d); paras = parse.body_text
         raw_bibs = parse.bib_entries
         if paras is not UNSET and len(raw_bibs) and memoryview(raw_bibs)[0] == 123 and (runs := _runs(paras)) is not None \
                 and not any(is_related_work(s) for s, _, _ in runs):   # bib entries an object ({), no Related Work title
+            if any(near_related_work(s) for s, _, _ in runs): log.add("related_work_near_miss", str(d.paper_id))
             return str(d.paper_id), None, record_abstract(d, parse).encode(), _intro_and_conclusion(paras, runs) if with_aic else (b"", b"")
     rec = parse_fulltext(line, "s2orc-2020", log, where)
     if rec is None: return None
+    secs = {p["section"] for p in rec["body_text"]}
+    if not any(map(is_related_work, secs)) and any(map(near_related_work, secs)): log.add("related_work_near_miss", rec["paper_id"])
     aic = introduction_and_conclusion(rec) if with_aic else ("", "")
     return rec["paper_id"], rec, rec["abstract"].encode(), tuple(t.encode() for t in aic)
 

@@ -119,6 +119,7 @@ def plan_run(run_file,              # a run spec, an experiments table or a per-
             )->tuple:
     "Resolve `run_file` into `(run_dir, steps)`; each step is `{name, notebook, cls, parameters}`, checked by its stage class"
     run_file = Path(run_file).resolve(); spec = read_yaml(run_file)
+    if not spec: raise CitesumError(f"{run_file} is empty: nothing to run (a run spec lists steps, a params file sets parameters)")
     root = Path(root).resolve() if root else project_root(run_file.parent)
     if root is None: raise CitesumError(f"no project (a folder with nbs/ and params/) at or above {run_file.parent}; pass --project")
     if "steps" in spec:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 from urllib.parse import quote
 
-from .core import CitesumError, ensure_dir, output_file, owned_output
+from .core import CitesumError, ensure_dir, output_file, owned_output, run_steps
 from .docs import path_rewriter
 from .params import FilePath, StageParams
 
@@ -188,7 +188,7 @@ def run_contents(run_dir)->dict:
     r = Path(run_dir)
     skip = lambda p: p.relative_to(r).parts[0] == "html" or any(x.startswith((".", "_")) for x in p.relative_to(r).parts)
     files = sorted(p for p in r.rglob("*") if p.is_file() and not skip(p))
-    plan = yaml.safe_load((r/"run.yaml").read_text()).get("steps", []) if (r/"run.yaml").is_file() else []
+    plan = run_steps(r)
     names = [s["name"] for s in plan] or [p.stem for p in files if p.suffix == ".ipynb" and p.parent == r]
     rel = lambda ps: [str(p.relative_to(r)) for p in ps]
     return {"steps": [{"name": n, "notebook": f"{n}.ipynb" if (r/f"{n}.ipynb").is_file() else None} for n in names],
