@@ -314,7 +314,7 @@ def run_parser()->CommandParser:
 
 # %% ../nbs/15a_run.ipynb #eaf4b45d
 def run_cli(argv:list|None=None)->int:
-    "`citesum run FILE`: execute notebooks with papermill and print where the outputs are"
+    "Execute notebooks with papermill from a parameter file (e.g. params/runs/demo.yaml)"
     a = run_parser().parse_args(argv)
     if a.dry_run:
         rdir, steps = plan_run(a.file, root=a.project, run_dir=a.run_dir, profile=a.profile)

@@ -197,8 +197,8 @@ def test_a_link_in_the_run_folder_leads_no_write_out(tmp_path, planted):
 # --- help -----------------------------------------------------------------------------------------------------------
 
 def _commands()->list:
-    from citesum_nb.cli import SUBCOMMANDS
-    return [[c] for c in SUBCOMMANDS if c not in ("cloze", "human-eval")] + \
+    from citesum_nb.cli import COMMANDS, command_name
+    return [[command_name(f)] for f in COMMANDS if command_name(f) not in ("cloze", "human-eval")] + \
            [["cloze"], ["cloze", "build"], ["cloze", "baseline"], ["human-eval"], ["human-eval", "sample"], ["human-eval", "summarize"]]
 
 

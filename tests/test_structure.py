@@ -113,14 +113,14 @@ def test_hand_written_options_stay_few():
 
 
 def test_hand_written_options_counts_what_it_says(tmp_path):
-    "The count itself, on a planted module: table rows, a command's options with keywords (not help alone), literal add_argument calls"
+    "The count itself, on a planted module: table rows, a command's options with keywords (help alone counted apart), literal add_argument calls"
     (tmp_path/"m.py").write_text(
         'OPTIONS = {"a": dict(help="x"), "b": dict()}\nRUN_OPTIONS = {"c": {}}\n'
-        'TOOL_COMMANDS = {"t": ("d", "a b e f", dict(a="help only", e=dict(type=int), f=dict(flags=["-f"])), ("m.fn", "g"))}\n'
-        'STAGE_COMMANDS = {"s": dict(fn="f", over=dict(h=dict(nargs="+"), a="help only"))}\n'
+        'def t_cli(argv): return tool_parser("t", "d", "a b e f", signature=(fn, "g"), a="help only", e=dict(type=int), f=dict(flags=["-f"]))\n'
+        'def s_cli(argv): return stage_command(C, "s", "d", "h a", exclude=("x",), h=dict(nargs="+"), a="help only")\n'
         'ap.add_argument("--i")\nap.add_argument(*flags)\n')
-    assert notebook_shape.hand_written_options(tmp_path) == ["m.OPTIONS:a", "m.OPTIONS:b", "m.RUN_OPTIONS:c", "tool t:e", "tool t:f",
-                                                             "stage s:h", "m add_argument --i"]
+    assert sorted(notebook_shape.hand_written_options(tmp_path)) == ["m add_argument --i", "m.OPTIONS:a", "m.OPTIONS:b", "m.RUN_OPTIONS:c", "s:h", "t:e", "t:f"]
+    assert sorted(notebook_shape.hand_written_options(tmp_path, help_only=True)) == ["s:a", "t:a"]
 
 
 def test_shape_measures_what_it_says(tmp_path):

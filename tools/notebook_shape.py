@@ -16,7 +16,7 @@ TARGETS = {"median lines per exported cell": 14, "definitions per exported cell"
 # are where the tests fail: a notebook that long is past splitting where its topic changes (STYLE.md §3: about 150 cells).
 LIMITS = {"median lines per exported cell": 20, "definitions per exported cell": 1.6, "exported cells of 50+ lines": 8,
           "Markdown cells over 150 words": 40, "most cells in a notebook": 150, "longest function (lines)": 80}
-MAX_HAND_WRITTEN_OPTIONS = 60   # option rows written by hand (`hand_written_options`); fastcore/nbdev write none
+MAX_HAND_WRITTEN_OPTIONS = 61   # option rows written by hand (`hand_written_options`, which also sees the rows written in a command's own call); fastcore/nbdev write none
 
 
 def code_lines(source:str)->list:
@@ -57,19 +57,35 @@ def _keyword_rows(call:ast.Call, where:str)->list:
             if k.arg and not (isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)) and not isinstance(k.value, ast.JoinedStr)]
 
 
-def hand_written_options(package:Path)->list:
-    "The hand-written option rows of the package: rows of `OPTIONS` / `RUN_OPTIONS`, a command's own options with argparse keywords (`TOOL_COMMANDS`' third element, `STAGE_COMMANDS`' `over`), `add_argument` calls with literal flags"
+_COMMAND_CALLS = {"tool_parser", "stage_command", "add_options", "signature_options"}   # the calls that declare a command's options
+_NOT_OPTIONS = {"params", "signature", "table", "exclude", "aliases", "defaults", "fields"}  # their keywords that are not options
+
+
+def _call_name(node:ast.Call)->str:
+    return getattr(node.func, "id", None) or getattr(node.func, "attr", "")
+
+
+def _command_label(node:ast.Call)->str:
+    "What a declaring call names: its first text argument (`tool_parser(\"overlap\", ...)`), or that of the parser it is given"
+    for a in node.args[:2]:
+        if isinstance(a, ast.Constant) and isinstance(a.value, str): return a.value
+        if isinstance(a, ast.Call) and a.args and isinstance(a.args[0], ast.Constant): return str(a.args[0].value)
+    return _call_name(node)
+
+
+def hand_written_options(package:Path, help_only:bool=False)->list:
+    "The hand-written option rows of the package: rows of `OPTIONS` / `RUN_OPTIONS`, a command's own options with argparse keywords (the keywords of `tool_parser`, `stage_command`, `add_options`, `signature_options`), `add_argument` calls with literal flags; `help_only`: the options whose help alone is said again for a command"
     rows = []
     for f in sorted(package.glob("*.py")):
         for node in ast.walk(ast.parse(f.read_text())):
-            if isinstance(node, (ast.Assign, ast.AugAssign)) and isinstance(node.value, ast.Dict):
+            if isinstance(node, (ast.Assign, ast.AugAssign)) and isinstance(node.value, ast.Dict) and not help_only:
                 name = getattr(node.targets[0] if isinstance(node, ast.Assign) else node.target, "id", None)
                 if name in ("OPTIONS", "RUN_OPTIONS"): rows += [f"{f.stem}.{name}:{k.value}" for k in node.value.keys]
-                for k, v in zip(node.value.keys, node.value.values):
-                    if name == "TOOL_COMMANDS" and isinstance(v, ast.Tuple) and isinstance(v.elts[2], ast.Call): rows += _keyword_rows(v.elts[2], f"tool {k.value}")
-                    if name == "STAGE_COMMANDS" and isinstance(v, ast.Call):
-                        rows += [r for kw in v.keywords if kw.arg == "over" and isinstance(kw.value, ast.Call) for r in _keyword_rows(kw.value, f"stage {k.value}")]
-            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "add_argument" and node.args and isinstance(node.args[0], ast.Constant):
+            if isinstance(node, ast.Call) and _call_name(node) in _COMMAND_CALLS:
+                text = lambda v: (isinstance(v, ast.Constant) and isinstance(v.value, str)) or isinstance(v, ast.JoinedStr)
+                rows += [f"{_command_label(node)}:{k.arg}" for k in node.keywords
+                         if k.arg and k.arg not in _NOT_OPTIONS and text(k.value) == help_only]
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "add_argument" and node.args and isinstance(node.args[0], ast.Constant) and not help_only:
                 rows.append(f"{f.stem} add_argument {node.args[0].value}")
     return rows
 
@@ -98,4 +114,5 @@ if __name__ == "__main__":
     print(f"\n{'':34}{'now':>8}{'target':>8}{'limit':>8}")
     for k, v in shape["totals"].items(): print(f"{k:34}{v:8}{TARGETS[k]:>8}{LIMITS[k]:>8}{'' if v <= TARGETS[k] else '  over target' if v <= LIMITS[k] else '  OVER LIMIT'}")
     print(f"longest function: {longest_function(root/'citesum_nb')[1]}")
-    print(f"hand-written option rows: {len(hand_written_options(root/'citesum_nb'))} (at most {MAX_HAND_WRITTEN_OPTIONS})")
+    print(f"hand-written option rows: {len(hand_written_options(root/'citesum_nb'))} (at most {MAX_HAND_WRITTEN_OPTIONS}); "
+          f"and {len(hand_written_options(root/'citesum_nb', help_only=True))} help texts said again for one command")
