@@ -24,7 +24,6 @@ SETUP = ("python3 -m venv", "pip install", ". .venv/bin/activate")
 ELSEWHERE = {
     "citesum docs --out _docs": ("conftest.py", 'citesum("docs", "--out", "_docs", cwd=project)'),
     "citesum init DIR": ("test_wheel.py", '"citesum", "init", "."'),
-    "citesum run params/09a_citation_resolution.clscisumm.yaml": ("test_run.py", '"run", "params/09a_citation_resolution.clscisumm.yaml"'),
     "citesum crosseval --params params/11a_crosseval.small.yaml --set systems=lead,oracle,logreg":
         ("test_crosseval.py", 'citesum("crosseval", "--params", ROOT/"params"/"11a_crosseval.small.yaml", "--set", "systems=lead,oracle,logreg"'),
     "citesum bias --data ../shared/data/scitldr/SciTLDR-A --split test --json":

@@ -1,19 +1,12 @@
 """`citesum run`: the main job in a clone without the shared data folder, a documented run in a clone beside it, what
 `--only` / `--kernel` do to a run folder, names and links that would lead a run out of its folder, and every command's help."""
-import json, os, re, subprocess, sys
+import json, re, subprocess, sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import ROOT, citesum, copy_checkout, need_shared
-
-
-def _user_env(clone:Path)->dict:
-    "The environment of a user's shell: no CI flag, no test runner, no pointer to shared data; the clone's library first"
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_CURRENT_TEST", "IN_TEST", "CITESUM_SHARED_DATA")}
-    env["PYTHONPATH"] = str(clone)
-    return env
+from conftest import ROOT, citesum
 
 
 PROGRESS = re.compile(r"\d+%\|[^|\n]*\||\] \| *\d+% Completed")   # a tqdm bar, a Dask bar
@@ -122,22 +115,6 @@ def test_unknown_step_and_unknown_kernel_are_one_line_errors(tmp_path):
     r = citesum("run", spec, "--project", ROOT, "--kernel", "bogus", check=False, timeout=60)
     assert r.returncode == 2 and "unknown Jupyter kernel 'bogus'" in r.stderr and r.stderr.strip().count("\n") == 0
     assert not (tmp_path/"run"/"00_core.ipynb").exists()                        # nothing ran
-
-
-def test_citation_resolution_runs_in_a_clone_beside_shared(tmp_path):
-    "The README's `citesum run params/09a_citation_resolution.clscisumm.yaml` in a user's clone with ../shared: paths from the project root"
-    data = need_shared("clscisumm")
-    clone = copy_checkout(tmp_path/"work"/"citesum-nb")
-    (tmp_path/"work"/"shared").symlink_to(data.parents[1], target_is_directory=True)   # shared/data/clscisumm beside the clone
-    exe = Path(sys.executable).with_name("citesum")
-    r = subprocess.run([str(exe), "run", "params/09a_citation_resolution.clscisumm.yaml"], cwd=clone, env=_user_env(clone),
-                       capture_output=True, text=True, timeout=900)
-    assert r.returncode == 0, f"{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
-    run = clone/"runs"/"09a_citation_resolution.clscisumm"
-    step = yaml.safe_load((run/"run.yaml").read_text())["steps"][0]
-    assert step["parameters"]["s2orc_dir"] == str((tmp_path/"work"/"shared"/"data"/"clscisumm").resolve())
-    assert (run/"09a_citation_resolution.clscisumm.ipynb").exists() and list((run/"results").glob("*.md"))
-    assert not (clone/"nbs"/"runs").exists()
 
 
 # --- nothing a run writes leaves its folder -------------------------------------------------------------------------
