@@ -87,7 +87,7 @@ COMMANDS = _all()
 def test_the_readme_is_a_front_door():
     "Under 200 lines, the two commands first, every command either runs here or says what it needs"
     readme = (ROOT/"README.md").read_text()
-    assert len(readme.splitlines()) < 200
+    assert len(readme.splitlines()) <= 150
     first = _BLOCK.findall(readme)[0]
     assert first.index("# 1. set up") < first.index("# 2. run the tests")
     assert {how_to_check(c, m, w)[0] for c, m, w in COMMANDS} <= {"run", "setup", "tests", "elsewhere", "help", "plan", "needs"}
