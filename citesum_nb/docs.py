@@ -4,11 +4,11 @@
 
 # %% auto #0
 __all__ = ['QUARTO_OPTION', 'OPTION_TAGS', 'EXPLANATIONS', 'DEMO_RUN', 'PYPROJECT', 'NBDEV_HEADER', 'DocsParams', 'cell_options',
-           'myst_notebook', 'mixed_import_cells', 'hoist_imports', 'robust_show_doc', 'doc_processors', 'machine_paths',
-           'path_rewriter', 'rewrite_paths', 'process_notebook', 'api_targets', 'link_fixer', 'md_to_rst',
-           'docments_fields', 'setup', 'api_pages', 'write_sidebar', 'explanation_pages', 'site_pages', 'check_links',
-           'sphinx_config', 'write_sources', 'run_sphinx', 'docs_requirements', 'build_docs', 'default_outputs',
-           'project_files', 'nbdev_settings', 'init_project']
+           'embed_attachments', 'myst_notebook', 'mixed_import_cells', 'hoist_imports', 'robust_show_doc',
+           'doc_processors', 'machine_paths', 'path_rewriter', 'rewrite_paths', 'process_notebook', 'api_targets',
+           'link_fixer', 'md_to_rst', 'docments_fields', 'setup', 'api_pages', 'write_sidebar', 'explanation_pages',
+           'site_pages', 'check_links', 'sphinx_config', 'write_sources', 'run_sphinx', 'docs_requirements',
+           'build_docs', 'default_outputs', 'project_files', 'nbdev_settings', 'init_project']
 
 # %% ../nbs/14_docs.ipynb #f51c079e
 import ast, html as htmllib, inspect, io, json, os, re, shutil, tempfile, time, warnings
@@ -69,6 +69,17 @@ def _myst_code_cell(c, fix_links):
             o.data["text/markdown"] = fix_links(re.sub(r"(\]\([^)\s]*\))\{[^}\n]*\}", r"\1", md))
     return new_code_cell(code.strip("\n"), outputs=outs, metadata={"tags": tags} if tags else {})
 
+# %% ../nbs/14_docs.ipynb #7cf22295
+def embed_attachments(md:str,            # a Markdown cell's text
+                      attachments=None,  # the cell's `attachments` (name -> {mime type: base64})
+                     )->str:
+    "A Markdown cell's `attachment:` images as data URIs, so the page shows them (MyST-NB reads no cell attachment)"
+    def data(m):
+        a = (attachments or {}).get(m.group(1)) or {}
+        mime = next((t for t in ("image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml") if t in a), None)
+        return f"(data:{mime};base64,{''.join(a[mime])})" if mime else m.group(0)
+    return re.sub(r"\(attachment:([^)\s]+)\)", data, md)
+
 # %% ../nbs/14_docs.ipynb #ccf901b8
 def myst_notebook(nb,                         # a notebook processed by nbdev (`process_notebook`)
                   fix_links=lambda md: md,    # rewrites the links of a Markdown text (`link_fixer`)
@@ -79,7 +90,7 @@ def myst_notebook(nb,                         # a notebook processed by nbdev (`
     for c in nb["cells"]:
         src = "".join(c.get("source") or "")
         if (f := _frontmatter(c)) is not None: fm.update(f)
-        elif c["cell_type"] == "markdown" and src.strip(): cells.append(new_markdown_cell(fix_links(src)))
+        elif c["cell_type"] == "markdown" and src.strip(): cells.append(new_markdown_cell(fix_links(embed_attachments(src, c.get("attachments")))))
         elif c["cell_type"] == "code" and (cc := _myst_code_cell(c, fix_links)): cells.append(cc)
     head = [new_markdown_cell(fix_links(f"# {fm['title']}" + (f"\n\n> {fm['description']}" if fm.get("description") else "")))] if fm.get("title") else []
     ks = (nb.get("metadata") or {}).get("kernelspec")
