@@ -27,8 +27,8 @@ __all__ = ['SAMPLE_NOTE', 'PAPER_RC', 'COLUMN_WIDTH', 'CAPTION_KEYS', 'PAPER_ABS
            'save_figure', 'figure_caption', 'plot_discipline_distribution', 'discipline_sentence',
            'citation_distribution', 'plot_citation_distribution', 'source_recall', 'reference_groups', 'grouping_for',
            'abstraction_level', 'abstraction_table', 'extractive_fragments', 'extractiveness', 'extractiveness_table',
-           'plot_extractiveness', 'sample_for_rating', 'spreadsheet_safe', 'write_rating_sheets', 'check_no_ratings',
-           'read_rating_sheet', 'summarize_ratings']
+           'plot_extractiveness', 'refresh_attachments', 'sample_for_rating', 'spreadsheet_safe', 'write_rating_sheets',
+           'check_no_ratings', 'read_rating_sheet', 'summarize_ratings']
 
 # %% ../nbs/04_analysis.ipynb #efc9c46f
 from dataclasses import dataclass, field
@@ -414,6 +414,24 @@ def plot_extractiveness(per:pd.DataFrame, # per-pair values from `extractiveness
                    handletextpad=0.3, columnspacing=1.0)
         sns.despine(fig=fig)
     return fig
+
+# %% ../nbs/04_analysis.ipynb #e2373c3a
+def refresh_attachments(notebook,  # a notebook whose Markdown cells show images as `attachment:NAME`
+                        fig_dir,   # the folder holding each NAME (figures/)
+                       )->list:    # the names whose bytes changed
+    "Make every `attachment:NAME` image of `notebook`'s Markdown cells the PNG `fig_dir/NAME` as it is now; a missing file is a `CitesumError`"
+    import base64, re
+    notebook, fig_dir = Path(notebook), Path(fig_dir)
+    nb, changed = json.loads(notebook.read_text(encoding="utf-8")), []
+    for c in nb["cells"]:
+        names = re.findall(r"\(attachment:([^)\s]+)\)", "".join(c["source"])) if c["cell_type"] == "markdown" else []
+        for name in names:
+            if not (fig_dir/name).is_file(): raise CitesumError(f"{notebook.name} shows attachment:{name}, but {fig_dir/name} does not exist")
+            data = base64.b64encode((fig_dir/name).read_bytes()).decode()
+            if (c.get("attachments") or {}).get(name, {}).get("image/png") != data: changed.append(name)
+            c.setdefault("attachments", {})[name] = {"image/png": data}
+    if changed: notebook.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return changed
 
 # %% ../nbs/04_analysis.ipynb #2368b7e8
 RATING_SCALE = {1: "false or misleading", 2: "partially accurate", 3: "mostly accurate", 4: "accurate"}

@@ -99,4 +99,5 @@ def test_real_data_figures_travel_with_the_notebook(tmp_path):
         for cell, _, src in images:
             name = src.removeprefix("attachment:")
             shown[name] = base64.b64decode(cell["attachments"][name]["image/png"])
-        assert shown == {p.name: p.read_bytes() for p in sorted((ROOT/"figures").glob("04_*.png"))}   # never stale: figures/ as it is
+        assert shown == {p.name: p.read_bytes() for p in sorted((ROOT/"figures").glob("04_*.png"))}, \
+            "nbs/04_analysis.ipynb shows other figures than figures/: run citesum_nb.analysis.refresh_attachments('nbs/04_analysis.ipynb', 'figures')"
