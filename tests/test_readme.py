@@ -134,6 +134,7 @@ def test_main_job_runs_in_a_clone_without_shared_data(clone):
     assert (run/"04_analysis"/"figures"/"04_extractiveness.png").exists()
     assert unshown_figures(run) == [], unshown_figures(run)                          # every figure a step saves, its notebook shows
     assert "run folder:" in demo["stdout"] and "03b_build/dataset/report.md" in demo["stdout"]
+    assert len((demo["stdout"] + demo["stderr"]).splitlines()) <= 25, demo["stdout"] + demo["stderr"]   # a line per step, where to browse
     assert "without encryption" not in demo["stdout"] + demo["stderr"]                         # the kernels talk over IPC
     noisy = [x for s in plan for x in noisy_outputs(run/f"{s['name']}.ipynb")]
     assert noisy == [], "\n".join(noisy)                                             # no warning cells, one progress output per cell at most
