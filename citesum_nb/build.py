@@ -9,7 +9,8 @@ __all__ = ['CANDIDATE_COLUMNS', 'META_COLUMNS', 'FINISHED_COLUMNS', 'MIN_ABSTRAC
            'cited_fulltext', 'finish_partition', 'example_record', 'split_without_leakage', 'citesum_features',
            'part_summary', 'write_part', 'concat_parts', 'assemble_split', 'write_outputs', 'check_out_dir',
            'publish_build', 'is_bundled_sample', 'make_report', 'report_markdown', 'damage_summary', 'first_pass',
-           'join_partition', 'second_pass', 'why_empty', 'run_passes', 'build_citesum', 'build_sample_dataset']
+           'CitedParts', 'join_partition', 'second_pass', 'why_empty', 'Passes', 'run_passes', 'build_citesum',
+           'build_sample_dataset']
 
 # %% ../nbs/03b_build.ipynb #9b3a5c6f
 import functools, json, re, shutil, sys, time
@@ -469,12 +470,20 @@ def _id_ranges(cands:pd.DataFrame, n:int)->list:
     return [cands.iloc[a:b].reset_index(drop=True) for a, b in zip(cuts, cuts[1:] + [len(cands)])]
 
 # %% ../nbs/03b_build.ipynb #9f4873fd
-def _cited_parts(read, parts:tuple, *args)->tuple:
-    "`read(*args)` (a frame of cited papers, or a frame and a log) cut into the rows each partition wants: `(part_0, ..., part_n-1, id counts, log)`"
+@dataclass
+class CitedParts:
+    "What one read of cited papers found (`_cited_parts`), cut by partition"
+    parts: list          # the rows each partition wants, in partition order
+    counts: pd.Series    # paper id -> how often the read found it
+    log: BadInputLog     # bad input the read counted
+
+def _cited_parts(read, parts:tuple, *args)->CitedParts:
+    "`read(*args)` (a frame of cited papers, or a frame and a log) cut into the rows each partition wants"
     out = read(*args)
     frame, log = out if isinstance(out, tuple) else (out, BadInputLog())
     ids = frame["paper_id"]
-    return (*((frame,) if len(parts) == 1 else (frame[ids.isin(w)] for w in parts)), ids.value_counts(), log)
+    return CitedParts([frame] if len(parts) == 1 else [frame[ids.isin(w)] for w in parts], ids.value_counts(), log)
+
 
 # %% ../nbs/03b_build.ipynb #7bf8b457
 def join_partition(cands:pd.DataFrame,  # the candidates of this partition (a range of ids)
@@ -498,14 +507,14 @@ def second_pass(shards, cands:pd.DataFrame, tables, eng:Engine, p:BuildParams)->
     n = len(ranges)
     wanted = dask.delayed(frozenset(cands["cited_id"].dropna()), pure=True)
     parts = dask.delayed(tuple(frozenset(r["cited_id"].dropna()) for r in ranges), pure=True)
-    part = lambda read, *a: dask.delayed(_cited_parts, pure=True, nout=n + 2)(read, parts, *a)
+    part = lambda read, *a: dask.delayed(_cited_parts, pure=True)(read, parts, *a)   # a `CitedParts`; its fields are read lazily
     metas = [part(cited_metadata, str(f), shards.fmt, wanted, p.max_line_bytes) for f in shards.metadata_files]
     if tables: texts = [part(cited_texts, t, wanted) for t in tables]
     elif p.with_aic or not shards.metadata_files:   # Datasets API layout: a second read of the full text
         texts = [part(cited_fulltext, str(f), shards.fmt, wanted, p.with_aic, p.validate_json, p.max_line_bytes) for f in shards.fulltext_files]
     else: texts = []
-    joins = [dask.delayed(join_partition, pure=True)(c, [m[k] for m in metas], [t[k] for t in texts], p) for k, c in enumerate(ranges)]
-    kept = eng.persist(*joins, *[m[n] for m in metas], *[x[n + 1] for x in metas + texts], label="build, pass 2: join cited abstracts and filter")
+    joins = [dask.delayed(join_partition, pure=True)(c, [m.parts[k] for m in metas], [t.parts[k] for t in texts], p) for k, c in enumerate(ranges)]
+    kept = eng.persist(*joins, *[m.counts for m in metas], *[x.log for x in metas + texts], label="build, pass 2: join cited abstracts and filter")
     fin = kept[:n]
     out = eng.compute(*[dask.delayed(part_summary, pure=True)(f) for f in fin], *kept[n:], label="build, pass 2: summaries")
     small = pd.concat(out[:n], ignore_index=True)
@@ -529,9 +538,18 @@ def why_empty(log:BadInputLog, res:pd.DataFrame)->str:
     return f"none of the {len(res):,} linked candidates was kept ({', '.join(f'{r} {c:,}' for r, c in top.items())})"
 
 # %% ../nbs/03b_build.ipynb #9c2e5275
-def run_passes(shards, out:Path, p:BuildParams, progress:bool=True)->tuple:
-    """Both passes on the requested scheduler, duplicate candidates removed, and the outputs written into `out`:
-    (summary rows, kept rows with their split, log, duplicates, timings, scheduler settings)"""
+@dataclass
+class Passes:
+    "What `run_passes` returns"
+    small: pd.DataFrame  # summary rows, sorted by id
+    kept: pd.DataFrame   # kept rows with their split
+    log: BadInputLog     # bad input and counts by reason
+    dups: dict           # duplicates: fulltext, metadata (paper ids), candidate_rows
+    timings: dict        # seconds of each pass
+    engine: dict         # scheduler settings: scheduler, workers
+
+def run_passes(shards, out:Path, p:BuildParams, progress:bool=True)->Passes:
+    "Both passes on the requested scheduler, duplicate candidates removed, and the outputs written into `out`"
     timings, work = {}, out/"_work"
     try:
         with Engine(p.scheduler, p.workers, progress, worker_wait=p.worker_wait) as eng:
@@ -550,7 +568,7 @@ def run_passes(shards, out:Path, p:BuildParams, progress:bool=True)->tuple:
         if why := why_empty(log, small):   # an empty dataset is never silent; unlinkable citations are damaged input (--strict)
             print(f"citesum build: warning: the dataset is empty: {why}", file=sys.stderr, flush=True)
             if log["sentences_single_citation"] and not log["candidates_linked"]: log.add("no_citation_linked", why, keep_all=True)
-        return small, kept, log, dups, timings, {"scheduler": eng.scheduler, "workers": eng.n_workers}
+        return Passes(small, kept, log, dups, timings, {"scheduler": eng.scheduler, "workers": eng.n_workers})
     finally: shutil.rmtree(work, ignore_errors=True)
 
 # %% ../nbs/03b_build.ipynb #99c4858c
@@ -567,12 +585,12 @@ def build_citesum(p:BuildParams|None=None,  # the build's settings (default: `Bu
     out = check_out_dir(out_dir or Path(p.out_dir)/"dataset", overwrite, [p.s2orc_dir])   # resolved: a symlinked folder is checked where it points, before any work
     tmp = temp_beside(out)   # the workers write their parts of every output here; this process adds the report and publishes it
     try:
-        small, kept, log, dups, timings, engine = run_passes(shards, tmp, p, progress)
-        for reason, name in unpaired_shards(shards): log.add(reason, name, keep_all=True)
-        _warn_shards(log)
+        r = run_passes(shards, tmp, p, progress)
+        for reason, name in unpaired_shards(shards): r.log.add(reason, name, keep_all=True)
+        _warn_shards(r.log)
         settings = {"thresholds": [float(t) for t in p.thresholds], "use_stemmer": p.use_stemmer, "max_abstract_chars": int(p.max_abstract_chars),
-                    "validate_json": p.validate_json, "max_line_bytes": int(p.max_line_bytes), "license": p.license, "split_ratios": list(p.split_ratios), "seed": p.seed, **engine}
-        report = make_report(log, small, kept, dups, shards, settings, {**timings, "total_s": time.time() - t0})
+                    "validate_json": p.validate_json, "max_line_bytes": int(p.max_line_bytes), "license": p.license, "split_ratios": list(p.split_ratios), "seed": p.seed, **r.engine}
+        report = make_report(r.log, r.small, r.kept, r.dups, shards, settings, {**r.timings, "total_s": time.time() - t0})
         (tmp/"report.json").write_text(json.dumps(report, indent=2) + "\n")
         (tmp/"report.md").write_text(report_markdown(report))
         publish_build(tmp, out, overwrite)

@@ -5,10 +5,10 @@
 # %% auto #0
 __all__ = ['QUARTO_OPTION', 'OPTION_TAGS', 'EXPLANATIONS', 'DEMO_RUN', 'PYPROJECT', 'NBDEV_HEADER', 'DocsParams', 'cell_options',
            'embed_attachments', 'myst_notebook', 'mixed_import_cells', 'hoist_imports', 'robust_show_doc',
-           'doc_processors', 'machine_paths', 'path_rewriter', 'rewrite_paths', 'process_notebook', 'api_targets',
-           'link_fixer', 'md_to_rst', 'docments_fields', 'setup', 'api_pages', 'write_sidebar', 'explanation_pages',
-           'site_pages', 'check_links', 'sphinx_config', 'write_sources', 'run_sphinx', 'docs_requirements',
-           'build_docs', 'default_outputs', 'project_files', 'nbdev_settings', 'init_project']
+           'RobustShowDocs', 'DocsProcessors', 'machine_paths', 'path_rewriter', 'rewrite_paths', 'process_notebook',
+           'api_targets', 'link_fixer', 'md_to_rst', 'docments_fields', 'setup', 'api_pages', 'write_sidebar',
+           'explanation_pages', 'site_pages', 'check_links', 'sphinx_config', 'write_sources', 'run_sphinx',
+           'docs_requirements', 'build_docs', 'default_outputs', 'project_files', 'nbdev_settings', 'init_project']
 
 # %% ../nbs/14_docs.ipynb #f51c079e
 import ast, html as htmllib, inspect, io, json, os, re, shutil, tempfile, time, warnings
@@ -149,16 +149,18 @@ def robust_show_doc(sym, *args, **kwargs):
         return show_doc(sym, *args, **kwargs)
 
 # %% ../nbs/14_docs.ipynb #142bca65
-def doc_processors():
-    "nbdev's docs processors (`FilterDefaults`, what `nbdev-docs` runs), with `robust_show_doc` as the `show_doc` of the cells"
-    from nbdev.processors import FilterDefaults, exec_show_docs
-    class RobustShowDocs(exec_show_docs):
-        def begin(self):
-            super().begin()
-            if hasattr(self, "k"): self.k.run_cell("from citesum_nb.docs import robust_show_doc as show_doc")
-    class DocsProcessors(FilterDefaults):
-        def base_procs(self): return [RobustShowDocs if p is exec_show_docs else p for p in super().base_procs()]
-    return DocsProcessors()
+from nbdev.processors import FilterDefaults, exec_show_docs
+
+class RobustShowDocs(exec_show_docs):
+    "nbdev's `exec_show_docs`, with `robust_show_doc` as the `show_doc` of the cells it runs"
+    def begin(self):
+        super().begin()
+        if hasattr(self, "k"): self.k.run_cell("from citesum_nb.docs import robust_show_doc as show_doc")
+
+class DocsProcessors(FilterDefaults):
+    "nbdev's docs processors (`FilterDefaults`, what `nbdev-docs` runs), with `RobustShowDocs` in place of `exec_show_docs`"
+    def base_procs(self): return [RobustShowDocs if p is exec_show_docs else p for p in super().base_procs()]
+
 
 # %% ../nbs/14_docs.ipynb #438608ae
 def machine_paths()->dict:
@@ -257,7 +259,7 @@ def process_notebook(path,               # a notebook of the project's nbs/ fold
         nb.cells = [c for c in nb.cells if "injected-parameters" not in (c.get("metadata") or {}).get("tags", [])]   # papermill's
         hoist_imports(nb)
         with working_directory(path.parent), modified_env(IN_TEST="1"):   # IN_TEST: cosmetic only (no progress bars)
-            try: doc_processors()(nb)
+            try: DocsProcessors()(nb)
             except Exception as e:
                 cause = e.__cause__ or e
                 raise CitesumError(f"{path.name}: nbdev's docs processing failed: {str(e).splitlines()[0]} {type(cause).__name__}: {cause}") from None

@@ -7,7 +7,7 @@ __all__ = ['MODES', 'DATASETS', 'VARIANTS', 'BASELINES', 'TABLES', 'HUB_NAMES', 
            'target_rewrite', 'gold_prefixes', 'decoder_settings', 'ref_mode', 'write_scitldr_fixture',
            'write_news_fixture', 'citesum_folder', 'resolve_dataset', 'training_pairs', 'supervised_pairs',
            'model_info', 'tiny_model_for', 'generation_settings', 'score_predictions', 'predict', 'aggregate',
-           'run_experiment', 'experiment_table', 'time_generation']
+           'RunData', 'run_experiment', 'experiment_table', 'time_generation']
 
 # %% ../nbs/07_transfer.ipynb #245be972
 import json, math, platform, re, time
@@ -329,11 +329,22 @@ def _overlap(spec:dict, test_ds, out_dir)->dict|None:
     return {**keep, "citesum_train": str(cs), "n_citesum_train": len(train_src), "n_test": len(test_ds)}
 
 # %% ../nbs/07_transfer.ipynb #a5279fca
-def _supervised_data(path, fmt:str, s:dict)->tuple:
-    "(test, train, dev, label set or None) of a supervised run: pairs of the CiteSum splits for the run's target"
+@dataclass
+class RunData:
+    "The data of a transfer run, read once for all its seeds"
+    path: object                 # the dataset: folder, file or Hub name (`resolve_dataset`)
+    fmt: str                     # its format
+    test: object                 # the test pairs
+    train: object = None         # supervised: the training pairs (a few-shot run draws its own for each seed)
+    dev: object = None           # supervised: the dev pairs
+    label_set: list|None = None  # a discipline run: the labels of the training split
+
+def _supervised_data(path, fmt:str, s:dict)->RunData:
+    "The data of a supervised run: pairs of the CiteSum splits for the run's target, and the label set of a discipline run"
     pairs = lambda split, n: supervised_pairs(load_split(path, split, fmt=fmt, n=n), s["target"])
     test, train, dev = pairs("test", s.get("n_test", 0)), pairs("train", s.get("n_train", 0)), pairs("val", s.get("n_dev", 0))
-    return test, train, dev, (sorted(set(train["tgt"])) if s["target"] == "disci" else None)
+    return RunData(path, fmt, test, train, dev, sorted(set(train["tgt"])) if s["target"] == "disci" else None)
+
 
 # %% ../nbs/07_transfer.ipynb #61f991f8
 def _k_shot_data(path, fmt:str, s:dict, seed:int, sd:Path)->tuple:
@@ -348,20 +359,20 @@ def _k_shot_data(path, fmt:str, s:dict, seed:int, sd:Path)->tuple:
     return tr, dev
 
 # %% ../nbs/07_transfer.ipynb #4e64d120
-def _run_seed(seed:int, test, model, s:dict, out:Path, data:tuple)->tuple:
+def _run_seed(seed:int, model, s:dict, out:Path, data:RunData)->tuple:
     "One seed of a run: fine-tune (few-shot, supervised), predict, score, write `seed_<seed>/`; `(its metrics, what it did)`"
-    path, fmt, train_full, dev, label_set = data
+    test = data.test
     sd = ensure_dir(out/f"seed_{seed}"); seed_everything(seed); t0 = time.time(); info = {"seed": seed}
     used, mode = model, s["mode"]
     if mode in ("few-shot", "supervised"):
-        tr, dev = _k_shot_data(path, fmt, s, seed, sd) if mode == "few-shot" else (train_full, dev)
+        tr, dev = _k_shot_data(data.path, data.fmt, s, seed, sd) if mode == "few-shot" else (data.train, data.dev)
         info["train"] = _fine_tune(tr, dev, model, sd/"model", seed, s); used = info["train"]["model_used"]
     if mode == "extractive":
         from citesum_nb.evaluate import baseline_predictions
         preds = baseline_predictions(test, s["baseline"], oracle_metric=s["oracle_metric"]); raw = preds; prefixes = [""]*len(preds)
     else:
         raw, preds, prefixes = predict(used, test, s)
-    metrics = score_predictions(preds, test, s, label_set)
+    metrics = score_predictions(preds, test, s, data.label_set)
     info["seconds"] = round(time.time() - t0, 2); info["metrics"] = metrics
     write_jsonl([{"id": i, "source": src, "references": ref if isinstance(ref, list) else [ref], "forced_prefix": pf, "raw": r, "prediction": p}
                  for i, src, ref, pf, r, p in zip(test["id"], test["src"], test["tgt"], prefixes, raw, preds)], sd/"predictions.jsonl")
@@ -395,9 +406,9 @@ def run_experiment(spec,                # `TransferParams` (or a mapping of its 
     s = p.to_dict()
     out = ensure_dir(s["out_dir"]); t_start = time.time()
     path, fmt, data_note = resolve_dataset(s, out)
-    mode = s["mode"]; train_full = dev = label_set = None
-    if mode == "supervised": test, train_full, dev, label_set = _supervised_data(path, fmt, s)
-    else: test = load_split(path, "test", fmt=fmt, n=s.get("n_test", 0))
+    mode = s["mode"]
+    data = _supervised_data(path, fmt, s) if mode == "supervised" else RunData(path, fmt, load_split(path, "test", fmt=fmt, n=s.get("n_test", 0)))
+    test = data.test
     log(f"{s['experiment']}: {mode} on {data_note}, {len(test)} test examples")
     model = None
     if mode != "extractive":
@@ -408,7 +419,7 @@ def run_experiment(spec,                # `TransferParams` (or a mapping of its 
     seeds = s["seeds"] if mode in ("few-shot", "supervised") else s["seeds"][:1]
     per_seed, runs = [], []
     for seed in seeds:
-        metrics, info = _run_seed(seed, test, model, s, out, (path, fmt, train_full, dev, label_set))
+        metrics, info = _run_seed(seed, model, s, out, data)
         per_seed.append(metrics); runs.append(info)
         log(f"  seed {seed}: " + ", ".join(f"{k}={metrics[k]:.2f}" for k in ("rouge1", "rouge2", "rougeL", "macro_f1", "weighted_f1") if k in metrics))
     mean, std = aggregate(per_seed)
