@@ -315,6 +315,7 @@ def claim_folder(path,               # the output folder the user named
     return target
 
 # %% ../nbs/00_core.ipynb #3f1a0c10
+_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO}   # a write that failed for the disk's sake
 _NATIVE_OS_ERROR = re.compile(r"os error (\d+)|Os \{ code: (\d+)")
 
 def write_error(e:BaseException,  # what stopped a write
@@ -325,7 +326,7 @@ def write_error(e:BaseException,  # what stopped a write
     if isinstance(e, OSError):
         f = str(e.filename or "")
         if f and (f == str(tmp) or f.startswith(str(tmp) + os.sep)): f = str(target/os.path.relpath(f, tmp)) if f != str(tmp) else str(target)
-        return OSError(e.errno, e.strerror or str(e), f or str(target))
+        return OSError(e.errno, e.strerror or str(e), f or (str(target) if e.errno in _FULL_ERRNOS else None))
     if isinstance(e, Exception):
         m = _NATIVE_OS_ERROR.search(str(e))
         if m: code = int(m[1] or m[2]); return OSError(code, os.strerror(code), str(target))
