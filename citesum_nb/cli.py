@@ -161,16 +161,19 @@ def build_cli(argv:list|None=None)->int:
 @contextlib.contextmanager
 def _train_folder(p, overwrite:bool, main:bool=True):
     "Claim the training run folder `p.out_dir` (see above); `main`: this process marks it and moves a finished run aside"
-    from citesum_nb.core import marked_folder, temp_beside
+    from citesum_nb.core import marked_folder, temp_beside, write_error
     out = claim_folder(p.out_dir, "train", [p.data_dir, p.model_name_or_path], overwrite, reuse=True, what="--out-dir")
     if (out/"metrics.json").exists() and not overwrite:
         raise CitesumError(f"--out-dir {p.out_dir} holds a finished run of citesum train; pass --overwrite to replace it (nothing was changed)")
-    old = None
-    if main and overwrite and out.is_dir() and os.listdir(out): old = out.rename(temp_beside(out, folder=False).with_suffix(".old"))
+    old, new = None, not (out.is_dir() and os.listdir(out))
+    if main and overwrite and not new: old = out.rename(temp_beside(out, folder=False).with_suffix(".old"))
     try:
         with marked_folder(out, "train") if main else contextlib.nullcontext(out): yield out   # the marker lists every file the run wrote
-    except BaseException:
-        if old is not None: shutil.rmtree(out, ignore_errors=True); old.rename(out)   # the finished run comes back
+    except BaseException as e:
+        err = write_error(e, out, out)   # a full disk: one line naming the run folder, and no half-written run is left
+        if main and (old is not None or (new and err is not None and err.errno in _WRITE_ERRNOS | {errno.EIO})): shutil.rmtree(out, ignore_errors=True)
+        if old is not None: old.rename(out)   # the finished run comes back
+        if err is not None: raise err from None
         raise
     if old is not None: shutil.rmtree(old, ignore_errors=True)
 
@@ -178,13 +181,14 @@ def _train_folder(p, overwrite:bool, main:bool=True):
 def train_cli(argv:list|None=None)->int:
     "Train a CiTES model (any Hugging Face seq2seq checkpoint) from a params file"
     from citesum_nb.models import check_model_folder
-    from citesum_nb.train import TrainParams, is_main_process, launch_env, train_cites
+    from citesum_nb.train import TrainParams, is_main_process, join_group, launch_env, train_cites
     a = stage_command(TrainParams, "train", "Train and evaluate a CiTES model (any Hugging Face seq2seq checkpoint) on a built CiteSum folder, "
                       "as nbs/06b_train.ipynb does", "json overwrite", json="print the metrics as one JSON object",
                       overwrite="replace a finished run of citesum train in --out-dir (nothing else is ever replaced)").parse_args(argv)
     p, given = stage_values(a)
     _out_folder("citesum train", None, p, given)
     launch_env(); check_model_folder(p.model_name_or_path)   # one line each before the run folder is claimed or made
+    join_group()   # the other processes of a distributed launch: a bounded wait, Ctrl-C honoured
     with _train_folder(p, a.overwrite, is_main_process()): m = train_cites(p)
     if not is_main_process(): return 0   # one of N processes (torchrun, accelerate launch): rank 0 writes the card and prints
     from citesum_nb.cards import model_card

@@ -8,12 +8,13 @@ __all__ = ['WHERE_TO_GET', 'MAX_JSON_DEPTH', 'MAX_INT_DIGITS', 'MAX_ECHO', 'MAX_
            'ensure_dir', 'save_table', 'seed_everything', 'md_escape', 'fenced', 'code_span', 'escape_controls',
            'shell_quote', 'shell_join', 'standard_json', 'decode_text', 'shown', 'json_depth', 'load_json', 'load_yaml',
            'read_json', 'read_yaml_file', 'run_steps', 'read_text_lines', 'iter_jsonl', 'read_jsonl', 'write_jsonl',
-           'real_path', 'read_marker', 'write_marker', 'check_not_input', 'files_below', 'claim_folder', 'temp_beside',
-           'place_folder', 'output_folder', 'marked_folder', 'folder_in_place', 'claim_file', 'output_file',
-           'owned_output', 'note_output', 'available_cores', 'cap_workers', 'write_split', 'write_dataset']
+           'real_path', 'read_marker', 'write_marker', 'check_not_input', 'files_below', 'claim_folder', 'write_error',
+           'temp_beside', 'place_folder', 'output_folder', 'marked_folder', 'folder_in_place', 'claim_file',
+           'output_file', 'owned_output', 'note_output', 'available_cores', 'cap_workers', 'write_split',
+           'write_dataset']
 
 # %% ../nbs/00_core.ipynb #08c90ef5
-import gzip, json, os, random, shutil, warnings
+import errno, gzip, json, os, random, shutil, warnings
 from pathlib import Path
 from typing import Iterable
 
@@ -457,6 +458,43 @@ def claim_folder(path,               # the output folder the user named
     if not (overwrite or reuse): raise CitesumError(f"{_named(what, path)} holds a previous output of {cmd}; pass --overwrite to replace it")
     return target
 
+# %% ../nbs/00_core.ipynb #3f1a0c10
+_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO}   # a write that failed for the disk's sake
+_NATIVE_OS_ERROR = re.compile(r"os error (\d+)|Os \{ code: (\d+)")
+
+def write_error(e:BaseException,  # what stopped a write
+                tmp:Path,         # the temporary path it wrote (`temp_beside`)
+                target:Path,      # the destination the user named
+               )->OSError|None:
+    "`e` as an `OSError` that names the destination, not the temporary path; native writers' errors (safetensors, torch) too; None when it is no write error"
+    if isinstance(e, OSError):
+        f = str(e.filename or "")
+        if f and (f == str(tmp) or f.startswith(str(tmp) + os.sep)): f = str(target/os.path.relpath(f, tmp)) if f != str(tmp) else str(target)
+        return OSError(e.errno, e.strerror or str(e), f or (str(target) if e.errno in _FULL_ERRNOS else None))
+    if isinstance(e, Exception):
+        m = _NATIVE_OS_ERROR.search(str(e))
+        if m: code = int(m[1] or m[2]); return OSError(code, os.strerror(code), str(target))
+        if "file write failed" in str(e):   # torch.save says no more: a disk with (almost) no room left is full
+            full = _free_bytes(target) < 2**20
+            return OSError(errno.ENOSPC if full else errno.EIO, os.strerror(errno.ENOSPC) if full else "the write failed", str(target))
+    return None
+
+def _free_bytes(p:Path)->int:
+    "Free bytes on the file system of `p` (its nearest existing folder); a large number when it cannot be told"
+    for q in [p, *p.parents]:
+        if q.exists():
+            try: return shutil.disk_usage(q).free
+            except OSError: break
+    return 2**62
+
+def _missing_parents(target:Path)->list:
+    "The folders above `target` that do not exist yet, deepest first: made for it, removed again when it fails"
+    return [p for p in target.parents if not p.exists()]
+
+def _remove_empty(folders:list):
+    for p in folders:
+        with contextlib.suppress(OSError): p.rmdir()
+
 # %% ../nbs/00_core.ipynb #722b6542
 def temp_beside(target:Path,      # the resolved output (a folder or a file)
                 folder:bool=True, # make a folder (else: only choose a file name)
@@ -493,12 +531,15 @@ def place_folder(tmp:Path,            # the finished output, written in `temp_be
 def output_folder(path, command:str, inputs=(), overwrite:bool=False, declared=(), what:str="--out"):
     "Claim the folder `path`, yield a temporary folder beside it to write into, and put it in place when the block ends without error"
     target = claim_folder(path, command, inputs, overwrite, what=what)
-    tmp = temp_beside(target)
+    made = _missing_parents(target); tmp = temp_beside(target)
     try:
         yield tmp
         place_folder(tmp, target, command, overwrite, declared)
-    except BaseException:   # an error or an interruption: nothing half-written stays, the output is as it was
-        shutil.rmtree(tmp, ignore_errors=True); raise
+    except BaseException as e:   # an error or an interruption: nothing half-written stays, the output is as it was
+        shutil.rmtree(tmp, ignore_errors=True); _remove_empty(made)
+        err = write_error(e, tmp, target)
+        if err is not None: raise err from None   # a full disk: one line naming the destination
+        raise
 
 # %% ../nbs/00_core.ipynb #3f1a0c05
 @contextlib.contextmanager
@@ -552,13 +593,16 @@ def output_file(path, inputs=(), overwrite:bool=False, what:str="--out"):
     "Claim the file `path` and yield a temporary name beside it (same suffixes) that is renamed to it when the block ends without error"
     target = claim_file(path, inputs, overwrite, what)
     if _special(target): yield target; return
-    tmp = temp_beside(target, folder=False)
+    made = _missing_parents(target); tmp = temp_beside(target, folder=False)
     try:
         yield tmp
         if not tmp.exists(): raise CitesumError(f"nothing was written for {path}")
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(FileNotFoundError): tmp.unlink()
+        _remove_empty(made)
+        err = write_error(e, tmp, target)
+        if err is not None: raise err from None
         raise
 
 # %% ../nbs/00_core.ipynb #f4c8652b

@@ -586,8 +586,19 @@ def init_project(dest,                  # the folder to fill: new, empty, or hol
     clash = [str(f) for f in files if os.path.lexists(dest/f)]
     if os.path.lexists(dest/PYPROJECT) and not _nbdev_settings_file(dest/PYPROJECT): raise CitesumError(f"{given/PYPROJECT} is a file of your own: citesum init never replaces it (nothing was changed)")
     if clash and not overwrite: raise CitesumError(f"{given} already has {clash[0]} and {len(clash) - 1} more of the project's files (--overwrite replaces them)")
-    for f in files:
-        with output_file(dest/f, overwrite=True) as tmp:   # written beside, renamed; the umask's modes
-            if f.name == PYPROJECT: Path(tmp).write_text(nbdev_settings(src/f))
-            else: shutil.copyfile(src/f, tmp)
+    folders = sorted({q for f in files for q in [dest, *(dest/f).parents] if q == dest or dest in q.parents}, key=lambda q: -len(q.parts))
+    made, staged = [q for q in folders if not q.exists()], []
+    try:   # every file written beside its place first (the umask's modes), then all renamed: a full disk leaves nothing half-copied
+        for f in files:
+            staged.append(temp_beside(dest/f, folder=False))
+            try: Path(staged[-1]).write_text(nbdev_settings(src/f)) if f.name == PYPROJECT else shutil.copyfile(src/f, staged[-1])
+            except OSError as e: raise OSError(e.errno, e.strerror or str(e), str(given/f)) from None   # the file it could not write, not the source
+        for f, tmp in zip(files, staged): os.replace(tmp, dest/f)
+    except BaseException:
+        for tmp in staged:
+            if os.path.lexists(tmp): os.unlink(tmp)
+        for q in made:   # deepest first
+            try: q.rmdir()
+            except OSError: pass
+        raise
     return [given/f for f in files]

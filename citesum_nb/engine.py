@@ -30,7 +30,7 @@ def _signals_held():
 # %% ../nbs/03a_engine.ipynb #5a7e0c01
 from multiprocessing.context import SpawnContext, SpawnProcess
 
-_WORKER_LOG = [None]   # the file the local workers write their standard error to (set while a local cluster is up)
+_WORKER_LOG = [None, False]   # the file the local workers write their standard error to, and whether an error named it (kept)
 
 class _QuietProcess(SpawnProcess):
     "A spawned worker process that starts with SIGINT blocked and writes its standard error to the workers' log"
@@ -56,10 +56,18 @@ def _worker_context():
     ctx = get_mp_context()
     return _QUIET_SPAWN if ctx.get_start_method() == "spawn" else ctx
 
-def _worker_log()->str|None:
-    "The file the local workers write their standard error to"
+def _worker_log(keep:bool=False)->str|None:
+    "The file the local workers write their standard error to; `keep`: an error names it, so it stays when this process ends"
     from citesum_nb import engine
+    if keep: engine._WORKER_LOG[1] = True
     return engine._WORKER_LOG[0]
+
+def _drop_worker_log():
+    "Remove the workers' log unless an error named it (when the engine closes, and when this process ends)"
+    from citesum_nb import engine
+    path, keep = engine._WORKER_LOG
+    if path and not keep:
+        with contextlib.suppress(OSError): os.unlink(path)
 
 # %% ../nbs/03a_engine.ipynb #23ccd891
 WORKER_MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(32 * 2**20), "MALLOC_TRIM_THRESHOLD_": str(64 * 2**20)}
@@ -77,12 +85,13 @@ def local_cluster(n_workers:int,           # single-threaded worker processes
                   preload:tuple=PRELOAD,   # modules every worker imports while it starts
                  ):
     "The LocalCluster `citesum build` starts: single-threaded worker processes with `WORKER_MALLOC` that preload the library"
-    import distributed.process, tempfile
+    import atexit, distributed.process, tempfile
     from distributed import LocalCluster
     from citesum_nb import engine   # the module's own class: a spawned worker finds it by name (also when this runs in a notebook)
     distributed.process.get_mp_context = engine._worker_context   # worker processes: Ctrl-C blocked, standard error to the log
-    log = engine._WORKER_LOG
-    if log[0] is None: log[0] = os.path.join(tempfile.gettempdir(), f"citesum-workers-{os.getpid()}.log")
+    if engine._WORKER_LOG[0] is None:
+        engine._WORKER_LOG[0] = os.path.join(tempfile.gettempdir(), f"citesum-workers-{os.getpid()}.log")
+        atexit.register(engine._drop_worker_log)
     env = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}), **WORKER_MALLOC}
     with _signals_held() as held, dask.config.set({"distributed.nanny.pre-spawn-environ": env}):
         for hook in STARTING: hook("before")
@@ -92,7 +101,7 @@ def local_cluster(n_workers:int,           # single-threaded worker processes
                                    scheduler_kwargs={"dashboard_address": ":0"})   # its HTTP endpoint on a free port: no warning when 8787 is taken
         except Exception as e:   # a worker killed or crashed while it started ("Nanny failed to start")
             if held: raise KeyboardInterrupt from None
-            raise CitesumError(f"the local Dask workers did not start: {_first_line(e)} (their log: {log[0]})") from None
+            raise CitesumError(f"the local Dask workers did not start: {_first_line(e)} (their log: {_worker_log(keep=True)})") from None
         try:
             for hook in STARTING: hook("started")
         except BaseException: cluster.close(); raise
@@ -143,7 +152,7 @@ class Engine:
                  worker_wait:float=WORKER_WAIT):  # on a cluster: seconds without any worker alive before any wait stops
         if scheduler in ("local", "threads", "processes"): workers = cap_workers(workers)   # never more workers than cores (said in one line)
         self.scheduler, self.workers, self.progress, self.worker_wait = check_scheduler(scheduler), workers, progress, worker_wait
-        self.client = self.cluster = None; self.keep_log = False
+        self.client = self.cluster = None
         if scheduler == "local":
             from distributed import Client
             self.cluster = local_cluster(workers)
@@ -177,8 +186,8 @@ class Engine:
                 self.client.cancel(futs); return
 
     def _failed(self, msg:str)->CitesumError:
-        "A one-line error about the workers; the workers' log is kept for it"
-        self.keep_log = self.cluster is not None
+        "A one-line error about the workers (the workers' log it names is kept)"
+        if self.cluster is not None: _worker_log(keep=True)
         return CitesumError(msg)
 
     def _wait(self, futs:list, label:str=""):
@@ -199,8 +208,9 @@ class Engine:
                     frac = sum(f.done() for f in fs) / max(1, len(fs)); bar = "#" * int(40 * frac)
                     out.write(f"\r[{bar:<40}] | {frac * 100:3.0f}% Completed | {time.monotonic() - t0:4.1f}s"); out.flush(); drawn = True
                 if finished: break
-            if drawn: print(file=sys.stderr, flush=True)
-        finally: done.set()
+        finally:
+            done.set()
+            if drawn: print(file=sys.stderr, flush=True)   # the bar's line ends, also when an error line follows
 
     def _on_cluster(self, objs, label:str="")->tuple:
         from distributed.scheduler import KilledWorker
@@ -217,10 +227,7 @@ class Engine:
     def close(self):
         "Close the client, and shut down the workers this engine started (their log goes too, unless an error names it)"
         if self.client: self.client.close()
-        if self.cluster:
-            self.cluster.close()
-            if not self.keep_log and _worker_log():
-                with contextlib.suppress(OSError): os.unlink(_worker_log())
+        if self.cluster: self.cluster.close(); _drop_worker_log()
 
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 from urllib.parse import quote
 
-from .core import CitesumError, ensure_dir, output_file, owned_output, run_steps
+from .core import CitesumError, ensure_dir, files_below, output_file, owned_output, read_marker, run_steps, write_marker
 from .docs import path_rewriter
 from .params import FilePath, StageParams
 
@@ -315,6 +315,7 @@ def write_run_index(run_dir,  # a run folder (citesum run): executed notebooks, 
     r = Path(run_dir)
     if not r.is_dir(): raise CitesumError(f"run folder not found: {r}")
     _check_index(r/"index.html")
+    marker, started = read_marker(r), time.time() - 1   # a run folder's marker lists what the index writes too (file times are coarse)
     c, log, e = run_contents(r), read_run_log(r), htmllib.escape
     times = step_times(log)
     figs_shown = [f for f in c["figures"] if not (f.endswith(".pdf") and _image_twin(f, c["figures"]))]
@@ -333,6 +334,9 @@ def write_run_index(run_dir,  # a run folder (citesum run): executed notebooks, 
 <h2 id="tables">Results tables</h2>{tables or '<p class="muted">none</p>'}
 <h2 id="reports">Dataset reports</h2>{reports or '<p class="muted">none</p>'}</main></body></html>"""
     with output_file(r/"index.html", overwrite=True, what="run index") as tmp: tmp.write_text(page, encoding="utf-8")
+    if marker is not None:   # the pages and the index: citesum's, so the next `citesum run` in this folder takes them as its own
+        new = {f for f in files_below(r) if (r/f).stat().st_mtime >= started} | {"index.html"}
+        write_marker(r, marker["command"], [*marker["files"], *new])
     return r/"index.html"
 
 # %% ../nbs/14a_run_index.ipynb #c06dfdf6

@@ -172,3 +172,15 @@ def test_build_overwrite_refuses_a_users_file_in_its_subfolder(tmp_path, monkeyp
         rc = main(["build", "--out", str(tmp_path/"ds"), "--overwrite", "--scheduler", "synchronous", "--quiet"])
     assert rc == 2 and "hf/NOTES.md" in err.getvalue(), err.getvalue()
     assert (tmp_path/"ds"/"hf"/"NOTES.md").read_text() == "mine"
+
+
+def test_a_run_folder_with_its_index_is_continued(tmp_path):
+    "citesum run writes the run index after each invocation: the next invocation takes the index and its pages as the run's own"
+    from citesum_nb.run_index import write_run_index
+    run = tmp_path/"run"
+    with marked_folder(claim_folder(run, "run", reuse=True), "run"): (run/"run_log.jsonl").write_text("")
+    write_run_index(run)
+    assert "index.html" in read_marker(run)["files"]
+    claim_folder(run, "run", reuse=True)   # not refused: every file there is the run's
+    (run/"notes.md").write_text("the user's own")
+    with pytest.raises(CitesumError, match="notes.md"): claim_folder(run, "run", reuse=True)

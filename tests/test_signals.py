@@ -54,8 +54,10 @@ def test_waits_with_progress_bars_are_bounded_when_no_worker_is_left(capfd):
             t0 = time.monotonic()
             with pytest.raises(CitesumError, match="no Dask worker alive for 2 s") as e: getattr(eng, how)(dask.delayed(_fine)(1), label="a step")
             assert time.monotonic() - t0 < 60 and "\n" not in str(e.value), how
-        log = eng.keep_log
-    assert log   # the message names the workers' log, which is kept for it
+    import citesum_nb.engine as E
+    path, kept = E._WORKER_LOG
+    E._WORKER_LOG[1] = False; E._drop_worker_log()
+    assert kept and path in str(e.value)   # the message names the workers' log, which is kept for it
     assert "Traceback" not in capfd.readouterr().err
 
 
@@ -79,3 +81,45 @@ def test_ctrl_c_while_the_workers_start_ends_the_build(tmp_path, ctrl_c_as_in_a_
     assert p.returncode == 130, err[-3000:]
     assert len(lines) == 1 and "interrupted" in lines[0] and "Traceback" not in err, err[-3000:]
     assert list(tmp_path.iterdir()) == []
+
+
+def _launch(tmp_path, wait:str)->tuple:
+    "`citesum train` as rank 0 of a two-process launch whose other process never comes (its port, its process)"
+    import socket
+    with socket.socket() as s: s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]
+    env = {**os.environ, "WORLD_SIZE": "2", "RANK": "0", "LOCAL_RANK": "0", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port),
+           "CITESUM_LAUNCH_WAIT": wait}
+    exe = str(Path(sys.executable).with_name("citesum"))
+    p = subprocess.Popen([exe, "train", "--out-dir", str(tmp_path/"run")], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, cwd=tmp_path, start_new_session=True)
+    return p, port
+
+
+def test_a_launch_without_its_peer_ends_in_bounded_time(tmp_path):
+    "The full launcher set (RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT) and no other process: one line after the wait"
+    p, port = _launch(tmp_path, "3")
+    try: _, err = p.communicate(timeout=240)
+    finally:
+        if p.poll() is None: os.killpg(p.pid, signal.SIGKILL); p.wait()
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert p.returncode == 2 and len(lines) == 1 and f"did not join at 127.0.0.1:{port} within 3 s" in lines[0], err[-2000:]
+    assert not (tmp_path/"run").exists()
+
+
+def test_a_launch_waiting_for_its_peer_honours_ctrl_c(tmp_path, ctrl_c_as_in_a_terminal):
+    "While rank 0 waits for the others (its port open), a Ctrl-C ends it at once: exit 130, one line"
+    import psutil
+    p, port = _launch(tmp_path, "600")
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and p.poll() is None:   # waiting: it listens on MASTER_PORT
+            with __import__("contextlib").suppress(psutil.Error):
+                if any(c.laddr and c.laddr.port == port and c.status == psutil.CONN_LISTEN for c in psutil.Process(p.pid).net_connections()): break
+            time.sleep(0.1)
+        t0 = time.monotonic(); os.killpg(p.pid, signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None: os.killpg(p.pid, signal.SIGKILL); p.wait()
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert p.returncode == 130 and len(lines) == 1 and "interrupted" in lines[0], err[-2000:]
+    assert time.monotonic() - t0 < 30
