@@ -171,7 +171,8 @@ def save_result_table(df:pd.DataFrame,  # the table
     "Write `df` as `fig_dir/name.md` (the caption, then the table) and `fig_dir/name.csv`; returns both paths"
     d = ensure_dir(fig_dir)
     md, csv = d/f"{name}.md", d/f"{name}.csv"
-    md.write_text(f"{caption.strip()}\n\n" + df.to_markdown(index=False, floatfmt=floatfmt) + "\n")
+    shown = df.astype(object).where(df.notna(), None)   # a missing number is an empty cell, not "nan"
+    md.write_text(f"{caption.strip()}\n\n" + shown.to_markdown(index=False, floatfmt=floatfmt, missingval="") + "\n")
     df.to_csv(csv, index=False)
     return md, csv
 
