@@ -171,7 +171,8 @@ def save_result_table(df:pd.DataFrame,  # the table
     "Write `df` as `fig_dir/name.md` (the caption, then the table) and `fig_dir/name.csv`; returns both paths"
     d = ensure_dir(fig_dir)
     md, csv = d/f"{name}.md", d/f"{name}.csv"
-    md.write_text(f"{caption.strip()}\n\n" + df.to_markdown(index=False, floatfmt=floatfmt) + "\n")
+    shown = df.astype(object).where(df.notna(), None)   # a missing number is an empty cell, not "nan"
+    md.write_text(f"{caption.strip()}\n\n" + shown.to_markdown(index=False, floatfmt=floatfmt, missingval="") + "\n")
     df.to_csv(csv, index=False)
     return md, csv
 
@@ -188,10 +189,10 @@ def result_markdown(name:str,   # file stem of the result in `fig_dir`
     fig_dir = Path(fig_dir); rel = Path(os.path.relpath(fig_dir, nb_dir)).as_posix()
     head = f"<!-- result: {name} | {data} -->\n*From real data ({data}), refreshed by `{RESULTS_COMMAND}`*"
     if (fig_dir/f"{name}.md").is_file():
-        return f"{head} ([`{name}.md`]({rel}/{name}.md), [`.csv`]({rel}/{name}.csv)):\n\n" + (fig_dir/f"{name}.md").read_text().strip()
+        return f"{head} (`figures/{name}.md`, `.csv`):\n\n" + (fig_dir/f"{name}.md").read_text().strip()
     if (fig_dir/f"{name}.png").is_file():
         cap = figure_caption(fig_dir/f"{name}.png") or name
-        return f"{head} ([`{name}.pdf`]({rel}/{name}.pdf)):\n\n![{cap}]({rel}/{name}.png)"
+        return f"{head} (`figures/{name}.png`, `.pdf`):\n\n![{cap}]({rel}/{name}.png)"
     raise CitesumError(f"no committed result {name!r}: neither {fig_dir/name}.md nor .png; run `{RESULTS_COMMAND}`")
 
 def _result_cells(nbs_dir)->list:
