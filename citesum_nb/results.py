@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['METRIC_LABELS', 'RESULTS_COMMAND', 'MANIFEST', 'ResultsParams', 'default_published_path', 'load_published',
            'published_row', 'published_number', 'collect_runs', 'paper_table', 'check_claims', 'save_result_table',
-           'result_markdown', 'stale_result_cells', 'sync_result_cells', 'code_inputs', 'data_hash', 'step_inputs',
-           'write_manifest', 'check_manifest']
+           'result_markdown', 'result_attachments', 'stale_result_cells', 'sync_result_cells', 'code_inputs',
+           'data_hash', 'step_inputs', 'write_manifest', 'check_manifest']
 
 # %% ../nbs/08_results.ipynb #c4b9482b
 import ast, hashlib, json, math, os, re, sys
@@ -186,14 +186,20 @@ def result_markdown(name:str,   # file stem of the result in `fig_dir`
                    )->str:
     "The Markdown of a result cell: its marker, where it comes from, and the committed table or figure `name`"
     from citesum_nb.analysis import figure_caption
-    fig_dir = Path(fig_dir); rel = Path(os.path.relpath(fig_dir, nb_dir)).as_posix()
+    fig_dir = Path(fig_dir)
     head = f"<!-- result: {name} | {data} -->\n*From real data ({data}), refreshed by `{RESULTS_COMMAND}`*"
     if (fig_dir/f"{name}.md").is_file():
         return f"{head} (`figures/{name}.md`, `.csv`):\n\n" + (fig_dir/f"{name}.md").read_text().strip()
     if (fig_dir/f"{name}.png").is_file():
         cap = figure_caption(fig_dir/f"{name}.png") or name
-        return f"{head} (`figures/{name}.png`, `.pdf`):\n\n![{cap}]({rel}/{name}.png)"
+        return f"{head} (`figures/{name}.png`, `.pdf`):\n\n![{cap}](attachment:{name}.png)"   # the cell carries the image
     raise CitesumError(f"no committed result {name!r}: neither {fig_dir/name}.md nor .png; run `{RESULTS_COMMAND}`")
+
+def result_attachments(name:str, fig_dir)->dict:
+    "The attachments of a result cell: the committed figure `name` as the cell carries it (a table: none)"
+    import base64
+    png = Path(fig_dir)/f"{name}.png"
+    return {f"{name}.png": {"image/png": base64.b64encode(png.read_bytes()).decode()}} if png.is_file() and not (Path(fig_dir)/f"{name}.md").is_file() else {}
 
 def _result_cells(nbs_dir)->list:
     "(notebook path, notebook, cell index, name, data) of every result cell below `nbs_dir`"
@@ -212,7 +218,8 @@ def stale_result_cells(nbs_dir, fig_dir)->list:
     for f, nb, i, name, data in _result_cells(nbs_dir):
         try: want = result_markdown(name, data, fig_dir, f.parent)
         except CitesumError as e: out.append(f"{f.relative_to(nbs_dir)}: {name} ({e})"); continue
-        if "".join(nb["cells"][i]["source"]) != want: out.append(f"{f.relative_to(nbs_dir)}: {name}")
+        if "".join(nb["cells"][i]["source"]) != want or (nb["cells"][i].get("attachments") or {}) != result_attachments(name, fig_dir):
+            out.append(f"{f.relative_to(nbs_dir)}: {name}")
     return out
 
 def sync_result_cells(nbs_dir, fig_dir)->list:
@@ -220,9 +227,12 @@ def sync_result_cells(nbs_dir, fig_dir)->list:
     changed = {}
     for f, nb, i, name, data in _result_cells(nbs_dir):
         text = result_markdown(name, data, fig_dir, f.parent)
-        if "".join(nb["cells"][i]["source"]) == text: continue
+        att = result_attachments(name, fig_dir)
+        if "".join(nb["cells"][i]["source"]) == text and (nb["cells"][i].get("attachments") or {}) == att: continue
         nb = changed.setdefault(f, nb); lines = text.split("\n")
         nb["cells"][i]["source"] = [l + "\n" for l in lines[:-1]] + [lines[-1]]
+        if att: nb["cells"][i]["attachments"] = att   # the image travels with the notebook: web view, run pages, docs, an init project
+        else: nb["cells"][i].pop("attachments", None)
     for f, nb in changed.items(): f.write_text(json.dumps(nb, sort_keys=True, indent=1, ensure_ascii=False) + "\n")
     return sorted(str(f.relative_to(nbs_dir)) for f in changed)
 
