@@ -165,3 +165,38 @@ def test_init_quotes_the_folder_in_its_next_step(tmp_path, capsys):
     cd = step.split(" && ")[0]
     r = subprocess.run(["bash", "-c", f"cd {tmp_path} && {cd} && pwd"], capture_output=True, env={**os.environ, "LC_ALL": "C.UTF-8"})
     assert r.returncode == 0 and r.stdout.decode().strip().endswith(name), (step, r.stderr)
+
+
+def test_build_counts_what_a_record_holds(tmp_path):
+    """A corpus of good citing papers and damaged ones (seeded): integers of 4,301 to 9,000 digits in cite-span offsets and
+    metadata fields, a second `paper_id` with another value, Related Work titles with other Unicode spaces, near misses.
+    The build ends, counts each instance by its reason, leaves out the records whose id repeats, and keeps the rest"""
+    from test_bad_values import _write, meta_2020, pdf_2020
+    from citesum_nb.build import BuildParams, build_citesum
+    rng, lines, metas, want = random.Random(SEED + 5), [], [], {}
+    spaces, near = ["\u2002", "\u2003", "\u3000", "\u202f", "\u00a0 ", "\u2009", "\u205f"], ["Related-Work", "RelatedWork", "Related\u200bWork", "Related Wor\u212a"]
+    big = lambda: b"1" + b"0" * rng.randint(MAX_INT_DIGITS, 9000)
+    good, spaced, dups = [], [], []
+    for k in range(40):
+        pid, kind = f"p{k}", rng.choice(["good", "big_offset", "big_meta", "dup_id", "space", "near"])
+        rec = pdf_2020(pid, cited="200" if kind != "big_meta" else f"c{k}")
+        if kind == "space": rec["body_text"][0]["section"] = f"2 Related{rng.choice(spaces)}Work"; spaced.append(pid)
+        if kind == "near": rec["body_text"][0]["section"] = f"2 {rng.choice(near)}"
+        line = json.dumps(rec, ensure_ascii=rng.random() < 0.5).encode()
+        if kind == "big_offset": line = line.replace(b'"start": 13', b'"start": ' + big(), 1)
+        if kind == "dup_id": line = line[:-1] + b', "paper_id": "other%d"}' % k; dups.append(pid)
+        if kind == "big_meta":   # the cited paper's metadata: a venue and a year of thousands of digits (the venue counted, the year not read)
+            metas.append(json.dumps(meta_2020(f"c{k}")).encode().replace(b'"ACL"', big(), 1).replace(b"2019", big(), 1))
+        if kind in ("good", "big_meta"): good.append(pid)
+        lines.append(line); want[kind] = want.get(kind, 0) + 1
+    corpus = tmp_path/"corpus"
+    _write(corpus/"pdf_parses"/"pdf_parses_0.jsonl.gz", lines); _write(corpus/"metadata"/"metadata_0.jsonl.gz", [meta_2020("200"), *metas])
+    rep = build_citesum(BuildParams(s2orc_dir=str(corpus), scheduler="synchronous"), tmp_path/"out", progress=False)
+    bad = rep["bad_input"]["counts"]
+    assert bad.get("bad_value:body_text.cite_spans.start", 0) == want.get("big_offset", 0), bad
+    assert bad.get("bad_value:venue", 0) == want.get("big_meta", 0), bad
+    assert bad.get("duplicate_key", 0) == want.get("dup_id", 0), bad
+    assert bad.get("related_work_near_miss", 0) == want.get("near", 0), bad
+    kept = {json.loads(l)["citing_paper_id"] for s in ("train", "validation", "test") for l in (tmp_path/"out"/f"{s}.jsonl").read_text().splitlines()}
+    assert kept == set(good) | set(spaced), (kept ^ (set(good) | set(spaced)))   # no repeated-id record, every Unicode-spaced title
+    assert min(want.values()) >= 3 and len(want) == 6, want
