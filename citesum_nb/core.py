@@ -199,7 +199,8 @@ def shown(x,                   # any value a user gave
           limit:int=MAX_ECHO,  # the most characters shown
          )->str:
     "`x` as an error message repeats it: its `repr` (control characters escaped), long values abridged, at most `limit` characters"
-    s = _ECHO.repr(x)
+    try: s = _ECHO.repr(x)
+    except ValueError: s = f"<a number of {int(x.bit_length() * 0.30103) + 1} digits>" if isinstance(x, int) else f"<{type(x).__name__}>"   # beyond Python's digits
     return s if len(s) <= limit else s[:limit - 3] + "..."
 
 # %% ../nbs/00_core.ipynb #ce455b5d
