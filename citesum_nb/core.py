@@ -246,6 +246,15 @@ def _yaml_int(loader, node):
         raise CitesumError(f"line {node.start_mark.line + 1}: an integer of {sum(c.isdigit() for c in v)} digits; at most {MAX_INT_DIGITS}")
     return yaml.SafeLoader.construct_yaml_int(loader, node)
 
+def _bracket_depth(text:str)->int:
+    "The deepest nesting of brackets and braces in `text` (quoted ones counted too: an upper bound of YAML's flow nesting)"
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH: return 0
+    depth = top = 0
+    for m in re.finditer(r"[\[\]{}]", text):
+        depth = depth + 1 if m.group() in "[{" else max(0, depth - 1); top = max(top, depth)
+    return top
+
+# %% ../nbs/00_core.ipynb #d5fc3250
 class _StrictYaml(yaml.SafeLoader):
     "PyYAML's safe loader that refuses aliases (`*name`) where it meets the first (an alias bomb costs nothing), a key given twice and nesting deeper than `MAX_JSON_DEPTH`"
     _depth = _nodes = 0
@@ -272,14 +281,6 @@ class _StrictYaml(yaml.SafeLoader):
         return super().construct_mapping(node, deep)
 
 _StrictYaml.add_constructor("tag:yaml.org,2002:int", _yaml_int)
-
-def _bracket_depth(text:str)->int:
-    "The deepest nesting of brackets and braces in `text` (quoted ones counted too: an upper bound of YAML's flow nesting)"
-    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH: return 0
-    depth = top = 0
-    for m in re.finditer(r"[\[\]{}]", text):
-        depth = depth + 1 if m.group() in "[{" else max(0, depth - 1); top = max(top, depth)
-    return top
 
 def load_yaml(text,       # YAML text (str, or UTF-8 bytes): a params file, a run spec, or a value given on the command line
               where:str,  # the file or option, for messages
