@@ -11,7 +11,7 @@ __all__ = ['ToolsParams', 'OPTIONS', 'DATA_OPTIONS', 'SCORE_OPTIONS', 'data_rows
 import argparse, json, sys, warnings
 from pathlib import Path
 
-from .core import CitesumError, claim_file, ensure_dir, output_file, output_folder, shell_quote, standard_json
+from .core import CitesumError, claim_file, ensure_dir, escape_controls, output_file, output_folder, shell_quote, standard_json
 from .params import CommandParser, add_cli_options, cli_option, examples_params
 
 # %% ../nbs/15_tools.ipynb #7778e5a0
@@ -361,6 +361,6 @@ def init_cli(argv:list|None=None)->int:
                     "dir overwrite", dir="the folder to write (new, or without the project's files)",
                     overwrite="replace the project's files that are already there").parse_args(argv)
     files = init_project(a.dir, a.overwrite)
-    print(f"wrote {len(files)} files into {Path(a.dir).resolve()} (nbs/, params/); run the demo there with:\n"
+    print(f"wrote {len(files)} files into {escape_controls(str(Path(a.dir).resolve()))} (nbs/, params/); run the demo there with:\n"
           f"  cd {shell_quote(a.dir)} && citesum run params/runs/demo.yaml")
     return 0
