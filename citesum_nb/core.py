@@ -7,11 +7,11 @@ __all__ = ['WHERE_TO_GET', 'MAX_JSON_DEPTH', 'MAX_INT_DIGITS', 'MAX_ECHO', 'MAX_
            'forget_connection_file', 'CitesumError', 'sample_corpus_dir', 'published_path', 'shared_data', 'skip_note',
            'ensure_dir', 'save_table', 'seed_everything', 'md_escape', 'fenced', 'code_span', 'escape_controls',
            'shell_quote', 'shell_join', 'standard_json', 'decode_text', 'shown', 'json_depth', 'load_json', 'load_yaml',
-           'read_json', 'read_yaml_file', 'run_steps', 'read_text_lines', 'iter_jsonl', 'read_jsonl', 'write_jsonl',
-           'real_path', 'read_marker', 'write_marker', 'check_not_input', 'files_below', 'claim_folder', 'write_error',
-           'temp_beside', 'place_folder', 'output_folder', 'marked_folder', 'folder_in_place', 'claim_file',
-           'output_file', 'owned_output', 'note_output', 'available_cores', 'cap_workers', 'write_split',
-           'write_dataset']
+           'read_file_within', 'read_json', 'read_yaml_file', 'run_steps', 'read_text_lines', 'iter_jsonl',
+           'read_jsonl', 'write_jsonl', 'real_path', 'read_marker', 'write_marker', 'check_not_input', 'files_below',
+           'claim_folder', 'write_error', 'temp_beside', 'place_folder', 'output_folder', 'marked_folder',
+           'folder_in_place', 'claim_file', 'output_file', 'owned_output', 'note_output', 'available_cores',
+           'cap_workers', 'write_split', 'write_dataset']
 
 # %% ../nbs/00_core.ipynb #08c90ef5
 import errno, gzip, json, os, random, shutil, warnings
@@ -296,27 +296,25 @@ def load_yaml(text,       # YAML text (str, or UTF-8 bytes): a params file, a ru
     except RecursionError: raise CitesumError(f"{where}: nested deeper than {MAX_JSON_DEPTH} levels") from None
 
 # %% ../nbs/00_core.ipynb #4fdd44e9
-def read_json(path,                         # a JSON file
-              max_bytes:int=MAX_LINE_BYTES, # the largest file read
-             ):
-    "The value of a JSON file (`load_json`); a missing, oversized or damaged file is a one-line error naming it"
+def read_file_within(path,                         # a file
+                     max_bytes:int=MAX_LINE_BYTES, # the largest file read
+                    )->bytes:
+    "The bytes of a regular file of at most `max_bytes`; a missing, special or oversized file is a one-line error naming it"
     p = Path(path)
-    if not p.is_file(): raise CitesumError(f"file not found: {p}")
+    if not p.exists(): raise CitesumError(f"file not found: {p}")
+    if not p.is_file(): raise CitesumError(f"{p}: not a regular file")   # a FIFO is never opened: it could wait forever
     if p.stat().st_size > max_bytes: raise CitesumError(f"{p}: {p.stat().st_size} bytes; at most {max_bytes} are read")
     with open(p, "rb") as f: data = f.read(max_bytes + 1)   # a file still growing is read no further
     if len(data) > max_bytes: raise CitesumError(f"{p}: more than {max_bytes} bytes; at most {max_bytes} are read")
-    return load_json(data, p)
+    return data
 
-def read_yaml_file(path,                         # a YAML file
-                   max_bytes:int=MAX_LINE_BYTES, # the largest file read
-                  ):
+def read_json(path, max_bytes:int=MAX_LINE_BYTES):
+    "The value of a JSON file (`load_json`); a missing, oversized or damaged file is a one-line error naming it"
+    return load_json(read_file_within(path, max_bytes), Path(path))
+
+def read_yaml_file(path, max_bytes:int=MAX_LINE_BYTES):
     "The value of a YAML file (`load_yaml`); a missing, oversized or damaged file is a one-line error naming it"
-    p = Path(path)
-    if not p.is_file(): raise CitesumError(f"file not found: {p}")
-    if p.stat().st_size > max_bytes: raise CitesumError(f"{p}: {p.stat().st_size} bytes; at most {max_bytes} are read")
-    with open(p, "rb") as f: data = f.read(max_bytes + 1)
-    if len(data) > max_bytes: raise CitesumError(f"{p}: more than {max_bytes} bytes; at most {max_bytes} are read")
-    return load_yaml(data, str(p))
+    return load_yaml(read_file_within(path, max_bytes), str(path))
 
 # %% ../nbs/00_core.ipynb #36407c6c
 def run_steps(folder)->list:
