@@ -81,7 +81,7 @@ def test_rank0_writes_each_file_once(budget_run):
     w0, w1 = Counter((log / "writes.0").read_text().split()), Counter((log / "writes.1").read_text().split())
     # process 1 writes only its own random state into each checkpoint (the Trainer's format for resuming every process)
     assert w1 and all(re.fullmatch(r"checkpoints/checkpoint-\d+/rng_state_1\.pth", f) for f in w1), sorted(w1)
-    assert all(n == 1 for n in w0.values()), {f: n for f, n in w0.items() if n > 1}
+    assert all(n == 1 for f, n in w0.items() if f != ".citesum-output.json"), {f: n for f, n in w0.items() if n > 1}   # the marker: rewritten as the run grows
     for f in ("metrics.json", "predictions.jsonl", "val_predictions.jsonl", "trainer_log.jsonl", "params_used.yaml", "train_settings.json",
               "best/README.md", "best/config.json", "best/tokenizer_config.json", "tiny_model/config.json"):
         assert w0[f] == 1 and (out / f).exists(), f

@@ -8,6 +8,7 @@ import yaml
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from conftest import ROOT, citesum
+from citesum_nb.core import CitesumError
 from citesum_nb.docs import check_links, mixed_import_cells
 from citesum_nb.run_index import write_run_index
 
@@ -155,6 +156,8 @@ def test_run_index_escapes_everything_from_the_run(tmp_path):
     from citesum_nb.analysis import save_figure
     run = _fake_run(tmp_path/"run")
     (run/"run.yaml").write_text(yaml.safe_dump({"steps": [{"name": "one"}, *({"name": h} for h in HOSTILE)]}))
+    with pytest.raises(CitesumError, match="no name that can be a file name"): write_run_index(run)   # a run never names a step so
+    (run/"run.yaml").write_text(yaml.safe_dump({"steps": [{"name": "one"}]}))
     rows = "".join(f"| {h} | [link](javascript:alert(1)) |\n" for h in HOSTILE)
     (run/"one"/"results"/"table6.md").write_text("| title | link |\n| --- | --- |\n" + rows)
     (run/"one"/"dataset"/"report.md").write_text("# Report\n\n" + "\n\n".join(HOSTILE) + "\n")
@@ -162,7 +165,7 @@ def test_run_index_escapes_everything_from_the_run(tmp_path):
     save_figure(fig, run/"one"/"figures", "02_<img src=x onerror=alert(1)>", caption=HOSTILE[0]); plt.close(fig)
     page = write_run_index(run).read_text()
     assert _live_tags(page) == [], _live_tags(page)
-    assert page.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= 4   # a step, a table cell, the report, the caption: shown as text
+    assert page.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= 3   # a table cell, the report, the caption: shown as text
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
     assert _live_tags('<p><img src=x onerror="alert(1)"><a href="javascript:x">a</a><script>1</script></p>') != []   # the check sees them
 

@@ -3,7 +3,7 @@ its own to take (a user's file, a user's folder, one of its inputs, a folder hol
 dangling link, another command's output, its own previous output with and without --overwrite). Commands run in this
 process (`citesum_nb.cli.main`); the heavy ones have their work replaced by a tripwire, so a refusal is shown to come
 before any work. The instances are generated from the tables below."""
-import contextlib, functools, hashlib, io, json, os, re, shutil, stat
+import contextlib, functools, hashlib, io, json, os, re, shutil, stat, subprocess
 from pathlib import Path
 
 import pytest
@@ -349,8 +349,10 @@ def _runs_nothing(fences, name:str):
     "Each bash block is one command whose arguments hold `name` whole; each Python block parses and calls nothing dangerous"
     import ast, shlex
     for lang, code in fences:
-        if lang == "bash":
-            args = shlex.split(code)
+        if lang == "bash":   # read as bash reads it ($'...' quoting of control characters included), printing the words only
+            assert code.startswith("citesum "), code
+            words = subprocess.run(["bash", "-c", "printf '%s\\0' " + code[len("citesum "):]], capture_output=True, check=True).stdout
+            args = ["citesum", *words.decode().split("\0")[:-1]]
             assert args[0] == "citesum" and any(name in a for a in args), (name, code)
             assert not any(ch in a for a in args[2:] for ch in ";|&") or any(name in a for a in args), code
         if lang == "python":

@@ -73,8 +73,8 @@ def test_every_encoding_of_an_accepted_title_passes():
 
 def test_the_precheck_is_not_vacuous():
     "Titles that are not Related Work, however written, are rejected in the 2020 layout (where section titles are exact)"
-    rejected = sum(not has_related_work(line_2020(e), "s2orc-2020") for t, e in _cases(other_title, 500, 1) if not is_related_work(t))
-    assert rejected == 500
+    cases = [e for t, e in _cases(other_title, 500, 1) if not is_related_work(t)]   # ("Related\u2003Work" is Related Work: any Unicode space)
+    assert len(cases) > 300 and sum(not has_related_work(line_2020(e), "s2orc-2020") for e in cases) == len(cases)
 
 
 def test_the_parsed_titles_agree():
