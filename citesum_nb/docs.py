@@ -7,8 +7,9 @@ __all__ = ['QUARTO_OPTION', 'OPTION_TAGS', 'EXPLANATIONS', 'DEMO_RUN', 'PYPROJEC
            'embed_attachments', 'myst_notebook', 'mixed_import_cells', 'hoist_imports', 'robust_show_doc',
            'RobustShowDocs', 'DocsProcessors', 'machine_paths', 'path_rewriter', 'rewrite_paths', 'process_notebook',
            'api_targets', 'link_fixer', 'md_to_rst', 'docments_fields', 'setup', 'api_pages', 'write_sidebar',
-           'explanation_pages', 'site_pages', 'check_links', 'sphinx_config', 'write_sources', 'run_sphinx',
-           'docs_requirements', 'build_docs', 'default_outputs', 'project_files', 'nbdev_settings', 'init_project']
+           'explanation_pages', 'site_pages', 'page_refs', 'check_links', 'sphinx_config', 'write_sources',
+           'run_sphinx', 'docs_requirements', 'build_docs', 'default_outputs', 'project_files', 'nbdev_settings',
+           'init_project']
 
 # %% ../nbs/14_docs.ipynb #f51c079e
 import ast, html as htmllib, inspect, io, json, os, re, shutil, tempfile, time, warnings
@@ -402,6 +403,23 @@ def _copy_local_images(md:str, src_dir:Path, dest_dir:Path):
         s = unquote((m.group(1) or m.group(2)).partition("#")[0])
         if not urlsplit(s).scheme and (src_dir/s).is_file(): ensure_dir((dest_dir/s).parent); shutil.copy2(src_dir/s, dest_dir/s)
 
+# %% ../nbs/14_docs.ipynb #8cd730d5
+from html.parser import HTMLParser
+
+class _Refs(HTMLParser):
+    LINKS = {"a": "href", "img": "src", "link": "href", "script": "src"}
+    def __init__(self): super().__init__(convert_charrefs=True); self.ids, self.links = set(), []
+    def handle_starttag(self, tag, attrs):
+        d = dict(attrs)
+        if d.get("id") is not None: self.ids.add(d["id"])
+        if tag in self.LINKS and d.get(self.LINKS[tag]) is not None: self.links.append((tag, self.LINKS[tag], d[self.LINKS[tag]]))
+    handle_startendtag = handle_starttag
+
+def page_refs(html:str)->tuple:
+    "`(ids, links)` of an HTML page: the ids of its elements, and `(tag, attribute, url)` of each link, image, style sheet and script"
+    p = _Refs(); p.feed(html); p.close()
+    return p.ids, p.links
+
 # %% ../nbs/14_docs.ipynb #3caa16c0
 def _local(url:str)->bool:
     s = urlsplit(url)
@@ -411,26 +429,23 @@ def check_links(folder,           # a folder of HTML pages (a docs site or a run
                 pages=None,       # the pages to check (default: every .html below `folder`, but not in `_static/` or hidden folders)
                )->list:
     "Problems of the pages' local links and images: missing files and missing anchors (empty when all resolve)"
-    from bs4 import BeautifulSoup
     folder = Path(folder)
     pages = [Path(p) for p in pages] if pages is not None else sorted(
         p for p in folder.rglob("*.html") if not any(x.startswith(("_", ".")) for x in p.relative_to(folder).parts))
-    ids, problems = {}, []
-    def anchors(p:Path):
-        if p not in ids: ids[p] = {t["id"] for t in BeautifulSoup(p.read_text(errors="replace"), "html.parser").find_all(id=True)}
-        return ids[p]
+    refs, problems = {}, []
+    def read(p:Path):
+        if p not in refs: refs[p] = page_refs(p.read_text(errors="replace"))
+        return refs[p]
     for page in pages:
-        soup = BeautifulSoup(page.read_text(errors="replace"), "html.parser")
-        for tag, attr in (("a", "href"), ("img", "src"), ("link", "href"), ("script", "src")):
-            for t in soup.find_all(tag, **{attr: True}):
-                url = t[attr]; path, frag = urlsplit(url).path, urlsplit(url).fragment
-                if url.startswith("#"): target = page
-                elif not _local(url): continue
-                else: target = (page.parent/unquote(path)).resolve()
-                rel = page.relative_to(folder) if page.is_relative_to(folder) else page
-                if not target.exists(): problems.append(f"{rel}: <{tag} {attr}={url!r}>: {target} does not exist")
-                elif frag and target.suffix == ".html" and unquote(frag) not in anchors(target):
-                    problems.append(f"{rel}: <{tag} {attr}={url!r}>: no element with id {frag!r} in {target.name}")
+        for tag, attr, url in read(page)[1]:
+            path, frag = urlsplit(url).path, urlsplit(url).fragment
+            if url.startswith("#"): target = page
+            elif not _local(url): continue
+            else: target = (page.parent/unquote(path)).resolve()
+            rel = page.relative_to(folder) if page.is_relative_to(folder) else page
+            if not target.exists(): problems.append(f"{rel}: <{tag} {attr}={url!r}>: {target} does not exist")
+            elif frag and target.suffix == ".html" and unquote(frag) not in read(target)[0]:
+                problems.append(f"{rel}: <{tag} {attr}={url!r}>: no element with id {frag!r} in {target.name}")
     return problems
 
 # %% ../nbs/14_docs.ipynb #d4148ef4
