@@ -6,7 +6,7 @@
 __all__ = ['METRIC_LABELS', 'RESULTS_COMMAND', 'MANIFEST', 'ResultsParams', 'default_published_path', 'load_published',
            'published_row', 'published_number', 'collect_runs', 'paper_table', 'check_claims', 'save_result_table',
            'result_markdown', 'result_attachments', 'stale_result_cells', 'sync_result_cells', 'code_inputs',
-           'data_hash', 'step_inputs', 'write_manifest', 'check_manifest']
+           'loaded_modules', 'data_hash', 'step_inputs', 'write_manifest', 'check_manifest']
 
 # %% ../nbs/08_results.ipynb #c4b9482b
 import ast, hashlib, json, math, os, re, sys
@@ -239,19 +239,9 @@ def sync_result_cells(nbs_dir, fig_dir)->list:
 # %% ../nbs/08_results.ipynb #7334f434
 def _module_file(mod:str)->Path|None:
     import importlib.util
-    spec = importlib.util.find_spec(mod)
+    try: spec = importlib.util.find_spec(mod)
+    except (ImportError, ValueError): return None   # its package is gone
     return Path(spec.origin) if spec and spec.origin and spec.origin.endswith(".py") else None
-
-def _imports(tree:ast.AST, package:str="citesum_nb")->set:
-    "citesum_nb modules imported anywhere in `tree` (relative imports read as the package's)"
-    out = set()
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Import): out |= {a.name for a in n.names if a.name.startswith(package + ".")}
-        elif isinstance(n, ast.ImportFrom):
-            mod = (package + ("." + n.module if n.module else "")) if n.level else (n.module or "")
-            if mod == package: out |= {f"{package}.{a.name}" for a in n.names if _module_file(f"{package}.{a.name}")}
-            elif mod.startswith(package + "."): out.add(mod)
-    return out
 
 def _code_hash(source:str)->str:
     "SHA-256 of Python source as parsed (comments and formatting left out; the text itself when it does not parse)"
@@ -263,35 +253,50 @@ def _notebook_code(nb_path)->str:
     return "\n".join("".join(c["source"]) for c in json.loads(Path(nb_path).read_text())["cells"]
                      if c["cell_type"] == "code" and not "".join(c["source"]).lstrip().startswith("%"))
 
-def code_inputs(nb_path,   # a notebook
-                root,      # the project root (paths are written from it)
+def code_inputs(nb_path,       # a notebook
+                root,          # the project root (paths are written from it)
+                modules:list,  # the citesum_nb modules its kernel loaded (`step_modules` of `15a_run`)
                )->dict:
-    "path -> hash of a notebook's code cells, each citesum_nb module they import (transitively) and the published files named"
+    "path -> hash of a notebook's code cells, of each module of `modules` and of the published files that code names"
     root, src = Path(root), _notebook_code(nb_path)
-    out = {Path(os.path.relpath(nb_path, root)).as_posix(): _code_hash(src)}
-    todo, seen, texts = _imports(_safe_parse(src)), set(), [src]
-    while todo:
-        mod = todo.pop()
-        if mod in seen: continue
-        seen.add(mod); f = _module_file(mod)
-        if f is None: continue
+    out, texts = {Path(os.path.relpath(nb_path, root)).as_posix(): _code_hash(src)}, [src]
+    for mod in sorted(set(modules)):
+        f = _module_file(mod)
+        if f is None or not f.is_file(): out[f"{mod} (module not found)"] = "none"; continue
         text = f.read_text(); texts.append(text)
         out[_rel(f, root)] = _code_hash(text)
-        todo |= _imports(_safe_parse(text)) - seen
     from citesum_nb.core import published_path
     pub = published_path("citesum_tables.yaml").parent
     for p in sorted(pub.glob("*.yaml")):
         if any(p.name in t for t in texts): out[_rel(p, root)] = hashlib.sha256(p.read_bytes()).hexdigest()[:16]
     return dict(sorted(out.items()))
 
-def _safe_parse(src:str)->ast.AST:
-    try: return ast.parse(src)
-    except SyntaxError: return ast.parse("")
-
 def _rel(p, root)->str:
     "`p` written from `root` (a module of an installed copy: `citesum_nb/...`)"
     p = Path(p).resolve(); lib = Path(_module_file("citesum_nb.core")).parent
     return (Path("citesum_nb")/p.relative_to(lib)).as_posix() if lib in p.parents else Path(os.path.relpath(p, root)).as_posix()
+
+# %% ../nbs/08_results.ipynb #c7a1e5d1
+def _publishes(s:dict, run_file:Path)->bool:
+    "Whether step `s` writes the manifest of `run_file` (`08_results` with `publish`)"
+    return bool(s["parameters"].get("publish")) and Path(s["parameters"]["publish"]).resolve() == Path(run_file).resolve()
+
+def loaded_modules(run_file,   # the run spec
+                   root=None,  # the project root (found from `run_file`)
+                  )->dict:
+    "Step name -> the citesum_nb modules its kernel loaded, as `citesum run` recorded them in the run folder"
+    from citesum_nb.run import plan_run, step_modules
+    run_file = Path(run_file).resolve(); root = Path(root or project_root(run_file.parent)).resolve()
+    run_dir, steps = plan_run(run_file, root)
+    out = {}
+    for s in steps:
+        mods = step_modules(run_dir/f"{s['name']}.ipynb")
+        if mods is None and _publishes(s, run_file):   # this process is its kernel, at its last cell
+            mods = sorted(m for m in sys.modules if m.split(".")[0] == "citesum_nb")
+        if mods is None:
+            raise CitesumError(f"step {s['name']}: no record of the modules its kernel loaded in {run_dir/s['name']}.ipynb: run `citesum run {_rel(run_file, root)}`")
+        out[s["name"]] = mods
+    return out
 
 # %% ../nbs/08_results.ipynb #cdbaad04
 def data_hash(path)->str:
@@ -316,19 +321,22 @@ def _paths_in(v)->list:
     if isinstance(v, list): return [p for x in v for p in _paths_in(x)]
     return [v] if isinstance(v, str) and os.path.isabs(v) else []
 
-def step_inputs(run_file,       # the run spec
-                root=None,      # the project root (found from `run_file`)
-                data:bool=True, # hash the data the steps read (False: code and parameters only)
+def step_inputs(run_file,           # the run spec
+                root=None,          # the project root (found from `run_file`)
+                data:bool=True,     # hash the data the steps read (False: code and parameters only)
+                modules:dict|None=None,  # step name -> the citesum_nb modules its kernel loaded (None: `loaded_modules`)
                )->dict:
-    "Step name -> {input: hash}: its notebook's code and imports, its parameters and data, and those of the steps it reads from"
+    "Step name -> {input: hash}: its notebook's code and loaded modules, its parameters and data, and those of the steps it reads from"
     from citesum_nb.run import plan_run
     from citesum_nb.params import project_root
     run_file = Path(run_file).resolve(); root = Path(root or project_root(run_file.parent)).resolve()
     run_dir, steps = plan_run(run_file, root)
+    modules = loaded_modules(run_file, root) if modules is None else modules
     out, outs = {}, {}
     for s in steps:
         params = _relative_values(s["parameters"], root, run_dir)
-        own = {**code_inputs(s["notebook"], root),
+        if s["name"] not in modules: raise CitesumError(f"step {s['name']}: no record of the modules its kernel loaded")
+        own = {**code_inputs(s["notebook"], root, modules[s["name"]]),
                f"parameters of {s['name']}": hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()[:16]}
         if data:
             for p in map(Path, _paths_in(s["parameters"])):
@@ -366,13 +374,17 @@ def _versions()->dict:
 def write_manifest(run_file,   # the run spec that writes into `fig_dir`
                    fig_dir,    # the folder of committed results
                    root=None,  # the project root (found from `run_file`)
+                   modules:dict|None=None,  # step name -> the citesum_nb modules its kernel loaded (None: `loaded_modules`)
                   )->Path:
-    "Write `fig_dir/manifest.json`: per step, the hashes of its inputs and of the files it wrote"
+    "Write `fig_dir/manifest.json`: the modules each step loaded; per step writing into `fig_dir`, the hashes of its inputs and of the files it wrote"
     run_file, fig_dir = Path(run_file).resolve(), Path(fig_dir).resolve()
     root = Path(root or project_root(run_file.parent)).resolve()
-    inputs, files = step_inputs(run_file, root), _step_files(run_file, root, fig_dir)
+    files = _step_files(run_file, root, fig_dir)
     if files[None]: raise CitesumError(f"{fig_dir}: no step of {run_file.name} writes {', '.join(files[None])}: remove them, then run `{RESULTS_COMMAND}`")
+    modules = loaded_modules(run_file, root) if modules is None else modules
+    inputs = step_inputs(run_file, root, modules=modules)
     man = {"command": RESULTS_COMMAND, "run_spec": _rel(run_file, root), "versions": _versions(),
+           "modules": {name: sorted(set(modules[name])) for name in inputs},
            "results": {name: {"files": {f: hashlib.sha256((fig_dir/f).read_bytes()).hexdigest() for f in fs}, "inputs": inputs[name]}
                        for name, fs in files.items() if name is not None}}
     (fig_dir/MANIFEST).write_text(json.dumps(man, indent=1, ensure_ascii=False) + "\n")
@@ -386,7 +398,13 @@ def check_manifest(fig_dir,         # the folder of committed results (with mani
     fig_dir = Path(fig_dir).resolve(); root = Path(root or project_root(fig_dir)).resolve()
     if not (fig_dir/MANIFEST).is_file(): return [f"{fig_dir/MANIFEST} is missing: run `{RESULTS_COMMAND}`"]
     man = json.loads((fig_dir/MANIFEST).read_text())
-    run_file = root/man["run_spec"]; now = step_inputs(run_file, root, data)
+    if not isinstance(man.get("modules"), dict):
+        return [f"{fig_dir/MANIFEST} records no modules the steps loaded (an older manifest): run `{RESULTS_COMMAND}`"]
+    from citesum_nb.run import plan_run
+    run_file = root/man["run_spec"]; _, steps = plan_run(run_file, root)
+    new = [s["name"] for s in steps if s["name"] not in man["modules"]]
+    if new: return [f"{n}: a step the manifest does not know (run `{RESULTS_COMMAND}`)" for n in new]
+    now = step_inputs(run_file, root, data, modules=man["modules"])   # the modules each step loaded then, hashed now
     out, files = [], _step_files(run_file, root, fig_dir)
     out += [f"{f}: written by no step of {man['run_spec']}" for f in files[None]]
     for name, rec in man["results"].items():

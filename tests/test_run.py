@@ -7,6 +7,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, citesum
+from citesum_nb.run import step_modules
 
 
 PROGRESS = re.compile(r"\d+%\|[^|\n]*\||\] \| *\d+% Completed")   # a tqdm bar, a Dask bar
@@ -68,6 +69,9 @@ def test_only_runs_some_steps_and_keeps_the_whole_plan(tmp_path):
     assert [l["steps_run"] for l in log] == [["00_core", "00a_params"], ["00a_params"]]
     assert re.search(r"^\[1/1\] 00a_params ok ", r.stdout, re.M) and "00_core" not in r.stdout   # a line for each step this invocation ran
     assert "(files written by this run): 1 executed notebooks" in r.stdout
+    core = step_modules(run/"00_core.ipynb")                                      # what the step's kernel loaded, kept in its notebook
+    assert "citesum_nb.core" in core and "citesum_nb.run_index" not in core, core
+    assert "citesum-modules" not in (run/"00_core.ipynb").read_text()            # the cell that printed it is gone
 
 
 TIME = re.compile(r" \((\d+ min )?\d+ s\)$")   # a step's time, as `format_seconds` writes it
