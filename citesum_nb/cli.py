@@ -31,7 +31,7 @@ class CliParams(StageParams):
     out_dir: FilePath = "../runs/demo/15b_cli"  # scratch folder of the examples below
 
 # %% ../nbs/15b_cli.ipynb #2c45719f
-def _terminate(signum, frame): raise KeyboardInterrupt
+def _terminate(signum, frame): raise _Terminated()   # SIGTERM: a KeyboardInterrupt told apart (`_Terminated`, below)
 
 def _dispatch(argv:list|None)->int:
     "Run the command `argv` names; its errors become one line on stderr and an exit status"
@@ -50,8 +50,9 @@ def _dispatch(argv:list|None)->int:
         rc = fn(rest)
     except CitesumError as e:
         print(f"citesum {name}: error: {e}", file=sys.stderr); return 2
-    except KeyboardInterrupt:
-        print(f"citesum {name}: interrupted", file=sys.stderr); return 130
+    except KeyboardInterrupt as e:   # 128 + the signal, as a shell reports it; what the command says of where it stopped, after
+        sig = signal.SIGTERM if isinstance(e, _Terminated) else signal.SIGINT
+        print(f"citesum {name}: interrupted by {sig.name}" + (f" {e}" if str(e) else ""), file=sys.stderr); return 128 + sig
     except BrokenPipeError: raise
     except OSError as e:   # a read-only folder, a full disk, a quota: one line naming the path, not a traceback
         print(f"citesum {name}: error: {os_error_line(e)}", file=sys.stderr); return 1
