@@ -229,7 +229,6 @@ def batch_kernel_manager()->type:
             threading.Thread(target=_relay, args=(r,), name="citesum kernel stderr", daemon=True).start()
     return BatchKernelManager
 
-
 # %% ../nbs/15a_run.ipynb #9c4e2a17
 @contextlib.contextmanager
 def _stops_noted():
@@ -247,7 +246,6 @@ def _stops_noted():
     finally:
         for s, h in old.items():
             if h is not None: signal.signal(s, h)
-
 
 # %% ../nbs/15a_run.ipynb #c0fcca62
 def _execute_step(s:dict, rdir:Path, kernel:str, log_output:bool, progress:bool):
