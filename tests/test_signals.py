@@ -186,3 +186,19 @@ def test_stops_are_noted_then_handled_as_before(seed, ctrl_c_as_in_a_terminal):
         assert _STOPPED.is_set() is not ignored
         assert signal.getsignal(sig) is (signal.SIG_IGN if ignored else before)
     finally: signal.signal(sig, old); _STOPPED.clear()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
+def test_a_stop_while_the_workers_fail_to_start_keeps_its_signal(sig, monkeypatch, ctrl_c_as_in_a_terminal):
+    "A Ctrl-C or SIGTERM held while the workers start, then their start fails: the signal's own handler acts (SIGTERM stays SIGTERM)"
+    import distributed
+    from citesum_nb import engine
+    class Stopped(KeyboardInterrupt): pass
+    def failing(*a, **k): signal.raise_signal(sig); raise RuntimeError("Nanny failed to start")   # the stop lands, then a worker dies
+    def handler(signum, frame): raise Stopped(signum)
+    monkeypatch.setattr(distributed, "LocalCluster", failing)
+    old = signal.signal(sig, handler)
+    try:
+        with pytest.raises(Stopped) as e: engine.local_cluster(1)
+        assert e.value.args == (sig,)
+    finally: signal.signal(sig, old)
