@@ -11,8 +11,8 @@ import argparse, contextlib, gzip, itertools, json, os, shutil, signal, sys, thr
 from collections.abc import Iterable
 from pathlib import Path
 
-from .core import (CitesumError, claim_file, claim_folder, ensure_dir, output_file, output_folder, save_table, standard_json,
-                             write_jsonl, write_marker)
+from .core import (CitesumError, claim_file, claim_folder, ensure_dir, escape_controls, output_file, output_folder, save_table,
+                             standard_json, write_jsonl, write_marker)
 from .params import CommandParser, stage_parser, stage_values
 from .run import run_cli
 from .tools import (abstraction_cli, add_options, baseline_cli, bias_cli, card_cli, docs_cli, eval_cli, human_eval_cli,
@@ -31,7 +31,11 @@ class CliParams(StageParams):
     out_dir: FilePath = "../runs/demo/15b_cli"  # scratch folder of the examples below
 
 # %% ../nbs/15b_cli.ipynb #2c45719f
-def _terminate(signum, frame): raise KeyboardInterrupt
+def _terminate(signum, frame): raise _Terminated()   # SIGTERM: a KeyboardInterrupt told apart (`_Terminated`, below)
+
+def _line(s)->str:
+    "`s` as one line on a terminal: line breaks and control characters written as escapes (`escape_controls`), so a path holding them runs nothing"
+    return escape_controls(str(s)).replace("\n", "\\n")
 
 def _dispatch(argv:list|None)->int:
     "Run the command `argv` names; its errors become one line on stderr and an exit status"
@@ -45,16 +49,17 @@ def _dispatch(argv:list|None)->int:
     name, rest = argv[0], argv[1:]
     fn = {command_name(f): f for f in COMMANDS}.get(name)   # each command function imports its stage module when it runs
     if fn is None:
-        print(f"citesum: error: unknown command '{name}' (choose from {', '.join(map(command_name, COMMANDS))})", file=sys.stderr); return 2
+        print(f"citesum: error: unknown command '{_line(name)}' (choose from {', '.join(map(command_name, COMMANDS))})", file=sys.stderr); return 2
     try:
         rc = fn(rest)
     except CitesumError as e:
-        print(f"citesum {name}: error: {e}", file=sys.stderr); return 2
-    except KeyboardInterrupt:
-        print(f"citesum {name}: interrupted", file=sys.stderr); return 130
+        print(f"citesum {name}: error: {_line(e)}", file=sys.stderr); return 2
+    except KeyboardInterrupt as e:   # 128 + the signal, as a shell reports it; what the command says of where it stopped, after
+        sig = signal.SIGTERM if isinstance(e, _Terminated) else signal.SIGINT
+        print(f"citesum {name}: interrupted by {sig.name}" + (f" {_line(e)}" if str(e) else ""), file=sys.stderr); return 128 + sig
     except BrokenPipeError: raise
     except OSError as e:   # a read-only folder, a full disk, a quota: one line naming the path, not a traceback
-        print(f"citesum {name}: error: {os_error_line(e)}", file=sys.stderr); return 1
+        print(f"citesum {name}: error: {_line(os_error_line(e))}", file=sys.stderr); return 1
     return int(rc or 0)
 
 # %% ../nbs/15b_cli.ipynb #29aa9113
@@ -146,7 +151,7 @@ def build_cli(argv:list|None=None)->int:
     try: report = build_citesum(p, out, progress=not a.quiet, overwrite=a.overwrite)
     except KeyboardInterrupt as e:
         sig = signal.SIGTERM if isinstance(e, _Terminated) else signal.SIGINT
-        print(f"citesum build: interrupted by {sig.name}; the unfinished build was removed and {out} was left as it was", file=sys.stderr)
+        print(f"citesum build: interrupted by {sig.name}; the unfinished build was removed and {_line(out)} was left as it was", file=sys.stderr)
         return 128 + sig
     finally:
         if main_thread: signal.signal(signal.SIGTERM, previous)

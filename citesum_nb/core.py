@@ -396,8 +396,8 @@ def read_marker(folder)->dict|None:
         with os.fdopen(fd, "rb") as fh:
             if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode): return None   # swapped after the look
             data = fh.read(_MARKER_MAX + 1)
-        m = json.loads(data.decode("utf-8")) if len(data) <= _MARKER_MAX else None
-    except (OSError, ValueError, RecursionError): return None
+        m = load_json(data, f) if len(data) <= _MARKER_MAX else None   # the bounded JSON reader: depth, digits, UTF-8
+    except (OSError, CitesumError): return None
     files = m.get("files") if isinstance(m, dict) else None
     ok = isinstance(m.get("command") if isinstance(m, dict) else None, str) and isinstance(files, list) and all(isinstance(x, str) for x in files)
     return m if ok else None

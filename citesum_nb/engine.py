@@ -100,12 +100,15 @@ def local_cluster(n_workers:int,           # single-threaded worker processes
                                    silence_logs=logging.CRITICAL, preload=list(preload),
                                    scheduler_kwargs={"dashboard_address": ":0"})   # its HTTP endpoint on a free port: no warning when 8787 is taken
         except Exception as e:   # a worker killed or crashed while it started ("Nanny failed to start")
-            if held: raise KeyboardInterrupt from None
-            raise CitesumError(f"the local Dask workers did not start: {_first_line(e)} (their log: {_worker_log(keep=True)})") from None
-        try:
-            for hook in STARTING: hook("started")
-        except BaseException: cluster.close(); raise
-    if held: cluster.close(); signal.raise_signal(held[0])   # a Ctrl-C or SIGTERM came while the workers started: act on it now
+            if not held: raise CitesumError(f"the local Dask workers did not start: {_first_line(e)} (their log: {_worker_log(keep=True)})") from None
+            cluster = None           # the stop that came meanwhile is acted on below, as itself (SIGTERM stays SIGTERM)
+        else:
+            try:
+                for hook in STARTING: hook("started")
+            except BaseException: cluster.close(); raise
+    if held:   # a Ctrl-C or SIGTERM came while the workers started: act on it now
+        if cluster is not None: cluster.close()
+        signal.raise_signal(held[0]); raise KeyboardInterrupt   # its handler raises; one that returns still ends the start-up
     return cluster
 
 # %% ../nbs/03a_engine.ipynb #55a6e5b8

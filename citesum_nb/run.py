@@ -9,7 +9,7 @@ __all__ = ['RunParams', 'STEP_KEYS', 'BATCH_ENV', 'BATCH_WARNINGS', 'INLINE_BACK
            'summarize_run', 'report_notes', 'run_parser', 'run_cli']
 
 # %% ../nbs/15a_run.ipynb #d4cea8c8
-import contextlib, functools, importlib, json, os, re, sys, time
+import contextlib, functools, importlib, json, os, re, signal, sys, threading, time
 from pathlib import Path
 
 import yaml
@@ -203,15 +203,50 @@ def batch_kernel():
             else: os.environ[k] = v
 
 # %% ../nbs/15a_run.ipynb #1c9827bb
+_STOPPED = threading.Event()   # set by a Ctrl-C or SIGTERM while the steps of a run execute (`_stops_noted`)
+
+def _relay(fd:int):
+    "Copy what a step's kernel writes on its own standard error to ours until the run is stopped; after that it is dropped"
+    with os.fdopen(fd, "rb", buffering=0) as f:
+        for chunk in iter(lambda: f.read(65536), b""):
+            if _STOPPED.is_set(): continue
+            with contextlib.suppress(OSError):   # our standard error closed: nothing to tell
+                while chunk: chunk = chunk[os.write(2, chunk):]
+
 @functools.cache
 def batch_kernel_manager()->type:
-    "jupyter_client's `AsyncKernelManager` without the SIGINT it sends a kernel before asking it to shut down (made on first use)"
+    "jupyter_client's `AsyncKernelManager` without the SIGINT it sends a kernel before asking it to shut down (unless the run was stopped), the kernel's standard error relayed by `_relay` (made on first use)"
     from jupyter_client.manager import AsyncKernelManager
     class BatchKernelManager(AsyncKernelManager):
         async def _async_interrupt_kernel(self):
-            "An interrupt asked for (a cell out of time) is sent; the one `shutdown_kernel` sends first is not"
-            if not self.shutting_down: await super()._async_interrupt_kernel()
+            "An interrupt asked for (a cell out of time, a stopped run) is sent; the one `shutdown_kernel` sends first is not"
+            if not self.shutting_down or _STOPPED.is_set(): await super()._async_interrupt_kernel()
+        async def _async_launch_kernel(self, kernel_cmd, **kw):
+            "The kernel, its standard error a pipe read by `_relay`"
+            r, w = os.pipe()
+            try: await super()._async_launch_kernel(kernel_cmd, **{**kw, "stderr": w})
+            except BaseException: os.close(r); raise
+            finally: os.close(w)
+            threading.Thread(target=_relay, args=(r,), name="citesum kernel stderr", daemon=True).start()
     return BatchKernelManager
+
+# %% ../nbs/15a_run.ipynb #9c4e2a17
+@contextlib.contextmanager
+def _stops_noted():
+    "Within: a SIGINT or SIGTERM sets `_STOPPED`, then acts as the handler that was there (main thread only; the handlers come back after)"
+    if threading.current_thread() is not threading.main_thread(): yield; return
+    old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    def note(signum, frame):
+        _STOPPED.set()
+        if callable(old[signum]): old[signum](signum, frame)
+        elif signum == signal.SIGINT: raise KeyboardInterrupt
+        else: signal.signal(signum, signal.SIG_DFL); signal.raise_signal(signum)   # SIGTERM at its default: the process ends
+    for s, h in old.items():
+        if h not in (signal.SIG_IGN, None): signal.signal(s, note)
+    try: yield
+    finally:
+        for s, h in old.items():
+            if h is not None: signal.signal(s, h)
 
 # %% ../nbs/15a_run.ipynb #c0fcca62
 def _execute_step(s:dict, rdir:Path, kernel:str, log_output:bool, progress:bool):
@@ -281,7 +316,8 @@ def execute_run(run_file,              # run spec (with steps), experiments tabl
     check_kernel(kernel); claim_run_folder(rdir, run_file, mark=True)
     progress, status = sys.stderr.isatty() if progress is None else progress, "ok"
     from citesum_nb.run_index import format_seconds
-    with marked_folder(rdir, "run"):   # however it ends, the marker lists every file the run wrote
+    _STOPPED.clear()
+    with marked_folder(rdir, "run"), _stops_noted():   # however it ends, the marker lists every file the run wrote
         _write_plan(rdir, run_file, plan)
         try:
             for i, s in enumerate(steps, 1):
@@ -294,8 +330,10 @@ def execute_run(run_file,              # run spec (with steps), experiments tabl
                     seconds[s["name"]] = round(time.time() - t0, 1)
                     print(f"{ended} ({format_seconds(seconds[s['name']])})", flush=True)
                 done.append(s["name"])
-        except KeyboardInterrupt:
-            status = f"interrupted in {steps[len(done)]['name']}"; raise
+        except KeyboardInterrupt as e:   # one line says where, and what the run folder keeps (SIGTERM stays SIGTERM: the same class)
+            step = steps[min(len(done), len(steps) - 1)]["name"]
+            status = f"interrupted in {step}"
+            raise type(e)(f"in step {step}; the run folder {rdir} keeps its plan, its log and the steps that ended") from None
         finally: _log_invocation(rdir, started, only, done, status, seconds)
     return rdir
 

@@ -103,9 +103,10 @@ def _special_markers(folder:Path, kind:str):
     elif kind == "deep": f.write_text("[" * 100_000 + "]" * 100_000)
     elif kind == "not utf-8": f.write_bytes(b"\xff\xfe{}")
     elif kind == "list": f.write_text(json.dumps([good]))
+    elif kind == "nested": f.write_text(json.dumps(good)[:-1] + ', "x": ' + "[" * 150 + "]" * 150 + "}")   # ours nest 2 levels: the JSON reader's bound
 
 
-SPECIAL = ["fifo", "link", "dangling", "folder", "null", "not strings", "no command", "deep", "not utf-8", "list"]
+SPECIAL = ["fifo", "link", "dangling", "folder", "null", "not strings", "no command", "deep", "not utf-8", "list", "nested"]
 
 
 @pytest.mark.parametrize("kind", SPECIAL)

@@ -200,3 +200,27 @@ def test_build_counts_what_a_record_holds(tmp_path):
     kept = {json.loads(l)["citing_paper_id"] for s in ("train", "validation", "test") for l in (tmp_path/"out"/f"{s}.jsonl").read_text().splitlines()}
     assert kept == set(good) | set(spaced), (kept ^ (set(good) | set(spaced)))   # no repeated-id record, every Unicode-spaced title
     assert min(want.values()) >= 3 and len(want) == 6, want
+
+
+RAW_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")   # what a terminal acts on (a tab is harmless)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_error_lines_show_paths_escaped(seed, capsys, monkeypatch):
+    "A path holding line breaks or terminal control characters: the command's error line (CitesumError, OSError) is one line, escaped"
+    import errno
+    import citesum_nb.cli as C
+    rng = random.Random(SEED * 100 + seed)
+    path = "/no/such/" + "".join(rng.choice(["\n", "\r", "\x1b[2J", "\x1b]0;x\x07", "\x9b", "\x7f", "\t", "a", "é", " "]) for _ in range(10)) + "end"
+    assert main(["build", "--s2orc", path, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("citesum build: error: --s2orc folder not found: /no/such/") and err.endswith("end\n"), err
+    assert err.count("\n") == 1 and not RAW_CONTROL.search(err[:-1]), ascii(err)
+    def ro_cli(argv): raise OSError(errno.EROFS, "Read-only file system", path)
+    monkeypatch.setattr(C, "COMMANDS", [ro_cli])
+    assert main(["ro"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("citesum ro: error: cannot write /no/such/") and err.count("\n") == 1 and not RAW_CONTROL.search(err[:-1]), ascii(err)
+    assert main([f"no{path[9:]}"]) == 2   # an unknown command of any bytes
+    err = capsys.readouterr().err
+    assert err.startswith("citesum: error: unknown command 'no") and err.count("\n") == 1 and not RAW_CONTROL.search(err[:-1]), ascii(err)

@@ -106,8 +106,9 @@ def test_a_launch_without_its_peer_ends_in_bounded_time(tmp_path):
     assert not (tmp_path/"run").exists()
 
 
-def test_a_launch_waiting_for_its_peer_honours_ctrl_c(tmp_path, ctrl_c_as_in_a_terminal):
-    "While rank 0 waits for the others (its port open), a Ctrl-C ends it at once: exit 130, one line"
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
+def test_a_launch_waiting_for_its_peer_honours_ctrl_c(tmp_path, sig, ctrl_c_as_in_a_terminal):
+    "While rank 0 waits for the others (its port open), a Ctrl-C or SIGTERM ends it at once: exit 128 + the signal, as a shell expects, one line"
     import psutil
     p, port = _launch(tmp_path, "600")
     try:
@@ -116,10 +117,88 @@ def test_a_launch_waiting_for_its_peer_honours_ctrl_c(tmp_path, ctrl_c_as_in_a_t
             with __import__("contextlib").suppress(psutil.Error):
                 if any(c.laddr and c.laddr.port == port and c.status == psutil.CONN_LISTEN for c in psutil.Process(p.pid).net_connections()): break
             time.sleep(0.1)
-        t0 = time.monotonic(); os.killpg(p.pid, signal.SIGINT)
+        t0 = time.monotonic(); os.killpg(p.pid, sig)
         _, err = p.communicate(timeout=60)
     finally:
         if p.poll() is None: os.killpg(p.pid, signal.SIGKILL); p.wait()
     lines = [l for l in err.splitlines() if l.strip()]
-    assert p.returncode == 130 and len(lines) == 1 and "interrupted" in lines[0], err[-2000:]
+    assert p.returncode == 128 + sig and len(lines) == 1 and f"interrupted by {sig.name}" in lines[0], err[-2000:]
     assert time.monotonic() - t0 < 30
+
+
+def _slow_project(tmp_path:Path)->tuple:
+    "A project whose one notebook (stem 00_core, for its parameter class) notes that its cell started, sleeps 3 s, and then, however the"
+    "cell ends, notes that its clean-up ran and logs an error on the kernel's own standard error, as a kernel does on its way down"
+    import nbformat, yaml
+    from nbformat.v4 import new_code_cell, new_notebook
+    (tmp_path/"proj"/"nbs").mkdir(parents=True)
+    cells = [new_code_cell("#| default_exp core"), new_code_cell("out_dir = ''", metadata={"tags": ["parameters"]}),
+             new_code_cell("import os, time\nos.makedirs(out_dir, exist_ok=True)\nopen(os.path.join(out_dir, 'started'), 'w').close()\n"
+                           "try: time.sleep(3)\nfinally:\n    open(os.path.join(out_dir, 'cleaned_up'), 'w').close()\n    get_ipython().kernel.log.error('Exception in message handler')")]
+    nbformat.write(new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "python3", "language": "python"}}),
+                   tmp_path/"proj"/"nbs"/"00_core.ipynb")
+    spec = tmp_path/"slow.yaml"
+    spec.write_text(yaml.safe_dump({"run_dir": str(tmp_path/"run"), "steps": [{"notebook": "00_core", "name": "slow", "parameters": {"out_dir": "{run_dir}/slow"}}]}))
+    return spec, tmp_path/"proj"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
+def test_a_stopped_run_ends_in_one_line(tmp_path, sig, ctrl_c_as_in_a_terminal):
+    "Ctrl-C (SIGINT to the group, as a terminal sends it) or SIGTERM while a step's cell runs: 128 + the signal, one line naming the"
+    "step and nothing the kernel says on its way down, the log and marker kept; the cell's clean-up runs and no kernel is left"
+    import json, psutil
+    spec, proj = _slow_project(tmp_path)
+    exe = str(Path(sys.executable).with_name("citesum"))
+    p = subprocess.Popen([exe, "run", str(spec), "--project", str(proj)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True, cwd=tmp_path)
+    kernels = []
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and p.poll() is None and not (tmp_path/"run"/"slow"/"started").exists(): time.sleep(0.1)
+        assert p.poll() is None, p.communicate()
+        kernels = [c for c in psutil.Process(p.pid).children(recursive=True) if "ipykernel" in " ".join(c.cmdline())]
+        os.killpg(p.pid, sig)
+        _, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None: os.killpg(p.pid, signal.SIGKILL); p.wait()
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert p.returncode == 128 + sig, err[-3000:]
+    assert len(lines) == 1 and lines[0].startswith(f"citesum run: interrupted by {sig.name} in step slow; the run folder ") and "Traceback" not in err, err[-3000:]
+    assert json.loads((tmp_path/"run"/"run_log.jsonl").read_text().splitlines()[-1])["status"] == "interrupted in slow"
+    assert (tmp_path/"run"/".citesum-output.json").is_file()
+    assert kernels and not psutil.wait_procs(kernels, timeout=30)[1]   # the step's kernel ended with the run
+    assert (tmp_path/"run"/"slow"/"cleaned_up").exists()               # interrupted, not cut off: the cell's `finally` ran
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_stops_are_noted_then_handled_as_before(seed, ctrl_c_as_in_a_terminal):
+    "While a run's steps execute, a SIGINT or SIGTERM sets the stop flag, then does what the handler before did; an ignored one stays ignored"
+    from citesum_nb.run import _STOPPED, _stops_noted
+    rng = random.Random(seed); sig = rng.choice([signal.SIGINT, signal.SIGTERM]); ignored = rng.random() < 0.3
+    class Seen(Exception): pass
+    def before(signum, frame): raise Seen(signum)
+    old = signal.signal(sig, signal.SIG_IGN if ignored else before)
+    try:
+        with _stops_noted():
+            if ignored: signal.raise_signal(sig); time.sleep(0.05)
+            else:
+                with pytest.raises(Seen): signal.raise_signal(sig)
+        assert _STOPPED.is_set() is not ignored
+        assert signal.getsignal(sig) is (signal.SIG_IGN if ignored else before)
+    finally: signal.signal(sig, old); _STOPPED.clear()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
+def test_a_stop_while_the_workers_fail_to_start_keeps_its_signal(sig, monkeypatch, ctrl_c_as_in_a_terminal):
+    "A Ctrl-C or SIGTERM held while the workers start, then their start fails: the signal's own handler acts (SIGTERM stays SIGTERM)"
+    import distributed
+    from citesum_nb import engine
+    class Stopped(KeyboardInterrupt): pass
+    def failing(*a, **k): signal.raise_signal(sig); raise RuntimeError("Nanny failed to start")   # the stop lands, then a worker dies
+    def handler(signum, frame): raise Stopped(signum)
+    monkeypatch.setattr(distributed, "LocalCluster", failing)
+    old = signal.signal(sig, handler)
+    try:
+        with pytest.raises(Stopped) as e: engine.local_cluster(1)
+        assert e.value.args == (sig,)
+    finally: signal.signal(sig, old)
