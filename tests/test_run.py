@@ -58,11 +58,17 @@ def _tiny_spec(tmp_path:Path)->Path:
     return spec
 
 
-def test_only_runs_some_steps_and_keeps_the_whole_plan(tmp_path):
-    spec = _tiny_spec(tmp_path)
-    citesum("run", spec, "--project", ROOT)
-    r = citesum("run", spec, "--project", ROOT, "--only", "00a_params")
-    run = tmp_path/"run"
+@pytest.fixture(scope="module")
+def two_step_run(tmp_path_factory)->tuple:
+    "`citesum run` of the two-step spec, once for the module: (its folder, its output); only the `--only` test runs it again"
+    folder = tmp_path_factory.mktemp("two_steps")
+    return folder, citesum("run", _tiny_spec(folder), "--project", ROOT)
+
+
+def test_only_runs_some_steps_and_keeps_the_whole_plan(two_step_run):
+    folder = two_step_run[0]
+    r = citesum("run", folder/"two_steps.yaml", "--project", ROOT, "--only", "00a_params")   # again, one step of the same run
+    run = folder/"run"
     test_plan = yaml.safe_load((run/"run.yaml").read_text())["steps"]
     assert [s["name"] for s in test_plan] == ["00_core", "00a_params"]        # --only never shrinks the plan
     log = [json.loads(l) for l in (run/"run_log.jsonl").read_text().splitlines()]
@@ -77,10 +83,10 @@ def test_only_runs_some_steps_and_keeps_the_whole_plan(tmp_path):
 TIME = re.compile(r" \((\d+ min )?\d+ s\)$")   # a step's time, as `format_seconds` writes it
 
 
-def test_citesum_run_prints_a_line_per_step_and_where_to_browse(tmp_path):
+def test_citesum_run_prints_a_line_per_step_and_where_to_browse(two_step_run):
     "`citesum run`'s output, stdout and stderr (the kernels' included): a line per step with its time, one of what it wrote, where to browse"
-    r = citesum("run", _tiny_spec(tmp_path), "--project", ROOT)
-    lines, run = (r.stdout + r.stderr).splitlines(), tmp_path/"run"
+    folder, r = two_step_run
+    lines, run = (r.stdout + r.stderr).splitlines(), folder/"run"
     assert [TIME.sub(" (T)", l) for l in lines] == [
         "[1/2] 00_core ok (T)", "[2/2] 00a_params ok (T)",
         f"run folder: {run} (files written by this run): 2 executed notebooks, 1 results tables", f"browse the run: {run/'index.html'}"], lines
