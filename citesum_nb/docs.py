@@ -4,12 +4,12 @@
 
 # %% auto #0
 __all__ = ['QUARTO_OPTION', 'OPTION_TAGS', 'EXPLANATIONS', 'DEMO_RUN', 'PYPROJECT', 'NBDEV_HEADER', 'DocsParams', 'cell_options',
-           'embed_attachments', 'myst_notebook', 'mixed_import_cells', 'hoist_imports', 'robust_show_doc',
-           'RobustShowDocs', 'DocsProcessors', 'machine_paths', 'path_rewriter', 'rewrite_paths', 'process_notebook',
-           'api_targets', 'link_fixer', 'md_to_rst', 'docments_fields', 'setup', 'api_pages', 'write_sidebar',
-           'explanation_pages', 'site_pages', 'page_refs', 'check_links', 'sphinx_config', 'write_sources',
-           'run_sphinx', 'docs_requirements', 'build_docs', 'default_outputs', 'project_files', 'nbdev_settings',
-           'init_project']
+           'figure_alts', 'embed_attachments', 'myst_notebook', 'mixed_import_cells', 'hoist_imports',
+           'robust_show_doc', 'RobustShowDocs', 'DocsProcessors', 'machine_paths', 'path_rewriter', 'rewrite_paths',
+           'process_notebook', 'api_targets', 'link_fixer', 'md_to_rst', 'docments_fields', 'setup', 'api_pages',
+           'write_sidebar', 'explanation_pages', 'site_pages', 'page_refs', 'check_links', 'sphinx_config',
+           'write_sources', 'run_sphinx', 'docs_requirements', 'build_docs', 'default_outputs', 'project_files',
+           'nbdev_settings', 'init_project']
 
 # %% ../nbs/14_docs.ipynb #f51c079e
 import ast, html as htmllib, inspect, io, json, os, re, shutil, tempfile, time, warnings
@@ -56,6 +56,17 @@ def _tags(opts:dict)->list:
     tags = [t for (k, v), t in OPTION_TAGS.items() if opts.get(k) == v]
     return tags + (["hide-input"] if "code-fold" in opts and "remove-input" not in tags else [])
 
+# %% ../nbs/14_docs.ipynb #fb13c243
+def figure_alts(source:str)->list:
+    "Alt texts for the images a code cell shows: its `#| fig-alt` (or `fig-cap`) option, else the captions its figures are saved with (the first text of each `caption=` argument), in order"
+    opts = dict(re.findall(r"^\s*#\|\s*(fig-alt|fig-cap)\s*:\s*(.*?)\s*$", source, flags=re.M))
+    if opts: return [(opts.get("fig-alt") or opts["fig-cap"]).strip("'\"")]
+    try: tree = ast.parse(source)
+    except SyntaxError: return []
+    caps = [(k.value.lineno, k.value.col_offset, next((x.value for x in ast.walk(k.value) if isinstance(x, ast.Constant) and isinstance(x.value, str) and x.value.strip()), ""))
+            for x in ast.walk(tree) if isinstance(x, ast.Call) for k in x.keywords if k.arg == "caption"]
+    return [t for *_, t in sorted(caps) if t]
+
 # %% ../nbs/14_docs.ipynb #56421640
 def _myst_code_cell(c, fix_links):
     from nbformat import from_dict
@@ -68,6 +79,13 @@ def _myst_code_cell(c, fix_links):
         if "text/markdown" in o.get("data", {}):
             md = re.sub(r"^\s*---\s*\n", "", "".join(o.data["text/markdown"]))
             o.data["text/markdown"] = fix_links(re.sub(r"(\]\([^)\s]*\))\{[^}\n]*\}", r"\1", md))
+    alts = figure_alts("".join(c.get("source") or "")) if outs else []
+    for k, o in enumerate([o for o in outs if alts and {"image/png", "image/jpeg"} & set(o.get("data", {}))]):
+        mime = "image/png" if "image/png" in o.data else "image/jpeg"
+        alt = re.sub(r"([\\\[\]])", r"\\\1", " ".join(alts[min(k, len(alts) - 1)].split()))
+        b64 = "".join(o.data[mime]).replace("\n", "")
+        o.data = {"text/markdown": f"![{alt}](data:{mime};base64,{b64})"}
+        o.metadata = {}
     return new_code_cell(code.strip("\n"), outputs=outs, metadata={"tags": tags} if tags else {})
 
 # %% ../nbs/14_docs.ipynb #7cf22295

@@ -248,21 +248,6 @@ def _stops_noted():
         for s, h in old.items():
             if h is not None: signal.signal(s, h)
 
-# %% ../nbs/15a_run.ipynb #c0fcca62
-def _execute_step(s:dict, rdir:Path, kernel:str, log_output:bool, progress:bool):
-    "Run one planned step with papermill (a batch kernel over IPC); a failing cell is a one-line `CitesumError` naming the executed notebook"
-    import papermill as pm
-    from traitlets.config import Config
-    out_nb = inside(rdir/f"{s['name']}.ipynb", rdir, f"step {s['name']}: its executed notebook")
-    try:
-        with batch_kernel():
-            pm.execute_notebook(_with_modules_cell(s["notebook"]), str(out_nb), parameters=s["parameters"], cwd=str(s["notebook"].parent),
-                                kernel_name=kernel, progress_bar=progress, log_output=log_output, coalesce_streams=True,
-                                config=Config({"KernelManager": {"transport": "ipc"}}), kernel_manager_class=batch_kernel_manager())
-    except pm.PapermillExecutionError as e:
-        raise CitesumError(f"step {s['name']} failed in cell {e.exec_count}: {e.ename}: {e.evalue} (see {out_nb})") from None
-    finally: _record_modules(out_nb, s["notebook"])   # the executed notebook as before, plus what its kernel loaded
-
 # %% ../nbs/15a_run.ipynb #b1d3f0a3
 MODULES_TAG = "citesum-modules"   # the tag of the cell appended to each step: it shows the citesum_nb modules the kernel loaded
 MODULES_MIME = "application/vnd.citesum.modules+json"   # the output that holds them
@@ -299,6 +284,21 @@ def step_modules(executed)->list|None:
     except (OSError, ValueError): return None
     mods = (meta.get("citesum") or {}).get("modules")
     return mods if isinstance(mods, list) and all(isinstance(m, str) for m in mods) else None
+
+# %% ../nbs/15a_run.ipynb #c0fcca62
+def _execute_step(s:dict, rdir:Path, kernel:str, log_output:bool, progress:bool):
+    "Run one planned step with papermill (a batch kernel over IPC); a failing cell is a one-line `CitesumError` naming the executed notebook"
+    import papermill as pm
+    from traitlets.config import Config
+    out_nb = inside(rdir/f"{s['name']}.ipynb", rdir, f"step {s['name']}: its executed notebook")
+    try:
+        with batch_kernel():
+            pm.execute_notebook(_with_modules_cell(s["notebook"]), str(out_nb), parameters=s["parameters"], cwd=str(s["notebook"].parent),
+                                kernel_name=kernel, progress_bar=progress, log_output=log_output, coalesce_streams=True,
+                                config=Config({"KernelManager": {"transport": "ipc"}}), kernel_manager_class=batch_kernel_manager())
+    except pm.PapermillExecutionError as e:
+        raise CitesumError(f"step {s['name']} failed in cell {e.exec_count}: {e.ename}: {e.evalue} (see {out_nb})") from None
+    finally: _record_modules(out_nb, s["notebook"])   # the executed notebook as before, plus what its kernel loaded
 
 # %% ../nbs/15a_run.ipynb #045a3c39
 def execute_run(run_file,              # run spec (with steps), experiments table or single-notebook parameter file

@@ -204,13 +204,21 @@ def test_docs_show_the_demo_run_by_default_and_no_machine_path(tmp_path):
     proj = tmp_path/"proj"; proj.mkdir(); (proj/"nbs").symlink_to(NBS); shutil.copy(ROOT/"pyproject.toml", proj)
     run = proj/"runs"/"demo_run"
     paths = [f"{ROOT}/nbs/00_core.ipynb", f"{run}/00_core/x.jsonl", f"{Path.home()}/data/s2orc", f"{tempfile.gettempdir()}/ipykernel_42/7.py"]
-    _with_outputs(NBS/"00_core.ipynb", run/"00_core.ipynb", paths)
+    executed = _with_outputs(NBS/"00_core.ipynb", run/"00_core.ipynb", paths)
+    import base64, io, matplotlib; matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(1, 1)); ax.plot([1, 2]); buf = io.BytesIO(); fig.savefig(buf, format="png"); plt.close(fig)
+    nb = nbformat.read(executed, as_version=4)   # a figure the run drew, saved with its caption: the page's image says it
+    nb.cells.append(new_code_cell('save_figure(fig, out, "x", caption="Loss [nats] by step")', outputs=[
+        new_output("display_data", {"image/png": base64.b64encode(buf.getvalue()).decode(), "text/plain": "<Figure>"})]))
+    nbformat.write(nb, executed)
     r = citesum("docs", "--nbs", proj/"nbs", "--out", tmp_path/"site", "--only", "00_core", "--workers", "0")
     assert r.stdout.startswith("pages show the outputs of the demo run runs/demo_run")
     pages = {p: p.read_text() for p in (tmp_path/"site").rglob("*.html")}
     core = pages[tmp_path/"site"/"core.html"]
     assert "&lt;project&gt;/nbs/00_core.ipynb" in core and "&lt;tmp&gt;/ipykernel_42/7.py:2: UserWarning" in core   # the outputs, rewritten
     assert "~/data/s2orc" in core and "&lt;run&gt;/00_core/x.jsonl" in core
+    assert '<img alt="Loss [nats] by step" src="data:image/png;base64,' in core   # the output image, with its caption as alt text
     for p in (str(ROOT), str(tmp_path), f"{Path.home()}/", tempfile.gettempdir() + "/"):
         assert not [f for f, t in pages.items() if p in t], (p, [f.name for f, t in pages.items() if p in t])
     (tmp_path/"bare").mkdir(); (tmp_path/"bare"/"nbs").symlink_to(NBS)

@@ -133,6 +133,10 @@ def test_main_job_runs_in_a_clone_without_shared_data(clone):
     assert "skipped the SciTLDR rows" in analysis and "allenai/scitldr" in analysis   # one line that says where to get it
     assert (run/"04_analysis"/"figures"/"04_extractiveness.png").exists()
     assert unshown_figures(run) == [], unshown_figures(run)                          # every figure a step saves, its notebook shows
+    from citesum_nb.analysis import SAMPLE_NOTE, figure_caption
+    figures = [f for f in run.rglob("*.png") if not {"_checks", "html"} & set(f.relative_to(run).parts)]
+    unlabelled = [str(f.relative_to(run)) for f in figures if SAMPLE_NOTE not in (figure_caption(f) or "")]
+    assert figures and unlabelled == [], unlabelled                                  # drawn from the bundled sample: each says so, no finding
     assert "run folder:" in demo["stdout"] and "03b_build/dataset/report.md" in demo["stdout"]
     assert len((demo["stdout"] + demo["stderr"]).splitlines()) <= 25, demo["stdout"] + demo["stderr"]   # a line per step, where to browse
     assert "without encryption" not in demo["stdout"] + demo["stderr"]                         # the kernels talk over IPC
