@@ -295,7 +295,8 @@ def _execute_step(s:dict, rdir:Path, kernel:str, log_output:bool, progress:bool)
         with batch_kernel():
             pm.execute_notebook(_with_modules_cell(s["notebook"]), str(out_nb), parameters=s["parameters"], cwd=str(s["notebook"].parent),
                                 kernel_name=kernel, progress_bar=progress, log_output=log_output, coalesce_streams=True,
-                                config=Config({"KernelManager": {"transport": "ipc"}}), kernel_manager_class=batch_kernel_manager())
+                                config=Config({"KernelManager": {"transport": "ipc"}}), kernel_manager_class=batch_kernel_manager(),
+                                request_save_on_cell_execute=False)   # written once, when the step ends
     except pm.PapermillExecutionError as e:
         raise CitesumError(f"step {s['name']} failed in cell {e.exec_count}: {e.ename}: {e.evalue} (see {out_nb})") from None
     finally: _record_modules(out_nb, s["notebook"])   # the executed notebook as before, plus what its kernel loaded
