@@ -181,7 +181,7 @@ def docs_site(tmp_path_factory)->dict:
 # Scheduling only (no test needs another's side effects): under pytest-xdist a test file is a unit of work, so a module's
 # fixtures are made once; the files that read the demo run are one unit, first, as they hold the longest chain of the run
 # (wheel -> demo); the other worker starts with the docs site. (`--dist loadgroup` is not used: pytest 9.2 drops its marks.)
-DEMO_FILES = ("test_readme.py", "test_wheel.py", "test_browser.py")
+DEMO_FILES = ("test_readme.py", "test_wheel.py", "test_browser.py", "test_figures.py")
 
 
 def pytest_collection_modifyitems(items):

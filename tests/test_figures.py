@@ -1,9 +1,9 @@
 """Every figure a notebook saves is also shown in it, once, and no check figure is: the checker of run folders
 (`figures_shown.py`), the mechanism, and the executed `04_analysis` with its run page.
 
-The demo run itself is checked with `unshown_figures` where the suite runs it once; here a three-cell reproduction of
-the way figures went missing (the first figure of a kernel drawn under `paper_style`, a later one outside) runs
-through `citesum run`'s own step executor, with `MPLBACKEND=Agg` exported as CI does.
+The demo run itself is checked with `unshown_figures` where the suite runs it once, and its executed `04_analysis`
+with its run page here; and a three-cell reproduction of the way figures went missing (the first figure of a kernel
+drawn under `paper_style`, a later one outside) runs through `citesum run`'s own step executor, with `MPLBACKEND=Agg` exported as CI does.
 """
 import base64, io, json
 
@@ -77,25 +77,21 @@ def test_figures_drawn_under_paper_style_are_shown(tmp_path, monkeypatch):
     assert unshown_figures(run) == [] and figure_counts(run) == {"repro": (2, 2, [])}
 
 
-def test_the_executed_analysis_shows_each_saved_figure_once(tmp_path):
-    """04_analysis on the bundled sample, executed as `citesum run` executes a step: exactly its saved figures are shown
-    (no check figure, none twice), each says it is drawn from the sample, and its run page folds the cells of checks and
-    gives every image its caption as alt text"""
+def test_the_executed_analysis_shows_each_saved_figure_once(demo):
+    """04_analysis on the bundled sample as `citesum run` executed it in the demo run (README command 1's job, no SciTLDR
+    beside the clone): exactly its saved figures are shown (no check figure, none twice), each says it is drawn from the
+    sample, and its run page folds the cells of checks and gives every image its caption as alt text"""
+    from pathlib import Path
     from bs4 import BeautifulSoup
     from citesum_nb.analysis import SAMPLE_NOTE, figure_caption
-    from citesum_nb.run import _execute_step
-    from citesum_nb.run_index import render_notebook_file
-    from conftest import ROOT
-    run = tmp_path/"run"; run.mkdir()
+    run = Path(demo["run"])
     out = run/"04_analysis"
-    _execute_step({"name": "04_analysis", "notebook": ROOT/"nbs"/"04_analysis.ipynb",
-                   "parameters": {"out_dir": str(out), "fig_dir": str(out/"figures"), "scitldr_dir": "none"}}, run, "python3", False, False)
     saved = [p.name for p in saved_pngs(out)]
     assert saved == ["04_citation_distribution.png", "04_discipline_distribution.png", "04_extractiveness.png"]
-    assert figure_counts(run) == {"04_analysis": (3, 3, [])} and shown_not_saved(run) == []
+    assert figure_counts(run)["04_analysis"] == (3, 3, []) and shown_not_saved(run) == []
     caps = [figure_caption(p) for p in saved_pngs(out)]
     assert all(c.endswith(f"({SAMPLE_NOTE})") for c in caps), caps          # drawn from the bundled sample, and saying so
-    page = BeautifulSoup(render_notebook_file(run/"04_analysis.ipynb", run/"html"/"04_analysis.html").read_text(), "html.parser")
+    page = BeautifulSoup((run/"html"/"04_analysis.html").read_text(), "html.parser")   # the page the run index made
     alts = [img.get("alt", "") for img in page.select(".jp-OutputArea img")]
     assert len(alts) == 3 and all(alts) and all(any(c.startswith(a) for c in caps) for a in alts), alts
     real = [img["src"] for img in page.select(".jp-MarkdownCell img")]     # the real-data figures of figures/, carried by the notebook
