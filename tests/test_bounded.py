@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, citesum
 from citesum_nb.cli import main
 from test_bad_values import meta_2020, pdf_2020, _write
 
@@ -178,8 +178,8 @@ def test_blank_input_is_an_error(tiny, tmp_path, capsys, content, suffix):
 
 
 def test_blank_standard_input_is_an_error(tiny):
-    exe = Path(sys.executable).with_name("citesum")
-    r = subprocess.run([str(exe), "summarize", "--model", str(tiny)], input="\n \n", capture_output=True, text=True, timeout=120, cwd=ROOT)
+    # in this process, standard input replaced (conftest.citesum): a new Python would only import the library again
+    r = citesum("summarize", "--model", tiny, input="\n \n", check=False)
     assert r.returncode == 2 and "standard input: no abstracts" in r.stderr and r.stderr.strip().count("\n") == 0, r.stderr
 
 
