@@ -52,8 +52,8 @@ fi
 # 1. the bench rows: bare (4 modes) and trainer (the paper's batch 8; FAST), generation at exactly 100 new tokens; op counts on the CPU
 if [ $SMOKE = 1 ]; then
   stage "bench rows (CPU smoke)" 300 $PY bench/bench_train.py --tiny --modes token_budget --steps 1 --warmup 1 --gen-examples 2 \
-    --gen-batch-size 2 --gen-lengths fixed8 --records 64 --max-tokens 2048 \
-    --trainer "fast;dataloader_num_workers=0;max_tokens_per_batch=2048" --out "$OUT/bench.json"
+    --gen-batch-size 2 --gen-lengths fixed8 --records 64 --max-tokens 1024 \
+    --trainer "fast;dataloader_num_workers=0;max_tokens_per_batch=1024" --out "$OUT/bench.json"
 else
   stage "bench rows" 250 $PY bench/bench_train.py --steps 20 --warmup 3 --gen-examples 256 --gen-batch-size 64 --gen-lengths fixed100 \
     --trainer "batch_size=8;precision=bf16" --trainer fast --ops --out "$OUT/bench.json"

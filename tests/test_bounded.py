@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, citesum
 from citesum_nb.cli import main
 from test_bad_values import meta_2020, pdf_2020, _write
 
@@ -178,8 +178,8 @@ def test_blank_input_is_an_error(tiny, tmp_path, capsys, content, suffix):
 
 
 def test_blank_standard_input_is_an_error(tiny):
-    exe = Path(sys.executable).with_name("citesum")
-    r = subprocess.run([str(exe), "summarize", "--model", str(tiny)], input="\n \n", capture_output=True, text=True, timeout=120, cwd=ROOT)
+    # in this process, standard input replaced (conftest.citesum): a new Python would only import the library again
+    r = citesum("summarize", "--model", tiny, input="\n \n", check=False)
     assert r.returncode == 2 and "standard input: no abstracts" in r.stderr and r.stderr.strip().count("\n") == 0, r.stderr
 
 
@@ -302,11 +302,16 @@ KILLS = {"exit": (_exit, None), "SIGKILL": (_sigkill, None), "SIGTERM": (_sigter
 
 
 @pytest.mark.parametrize("kill", list(KILLS))
-def test_workers_that_keep_dying_end_the_computation_in_bounded_time(kill):
+def test_workers_that_keep_dying_end_the_computation_in_bounded_time(kill, monkeypatch):
     "Each pattern ends with one line (no wait without end): the cluster's workers died, or were never there"
+    import functools
     import dask
+    import citesum_nb.engine as E
     from citesum_nb.core import CitesumError
     from citesum_nb.engine import Engine
+    # the workers import nothing of the library while they start: each of the (re)starts of a dying worker would import it
+    # again (~2 CPU s), and what a worker loads has no part in how its deaths end the computation
+    monkeypatch.setattr(E, "local_cluster", functools.partial(E.local_cluster, preload=()))
     task, before = KILLS[kill]
     with Engine("local", workers=1, progress=False, worker_wait=2) as eng:
         if before: before(eng)

@@ -148,7 +148,9 @@ def test_bench_train_takes_the_same_launch_and_reports_examples_per_gpu(tmp_path
     out = tmp_path / "bench.json"
     _launch([BIN / "accelerate", "launch", "--multi_gpu", "--num_processes", "2", "--num_machines", "1", "--mixed_precision", "no",
              "--dynamo_backend", "no", "--main_process_port", str(_free_port()), ROOT / "bench" / "bench_train.py", "--tiny",
-             "--steps", "2", "--warmup", "1", "--trainer", "batch_size=4", "--gen-examples", "4", "--gen-batch-size", "2", "--out", out])
+             "--steps", "2", "--warmup", "1", "--trainer", "batch_size=4", "--gen-examples", "4", "--gen-batch-size", "2", "--out", out,
+             # what the launch needs and no more: 48 records (3 steps x 8 examples, twice), short sources and summaries
+             "--records", "48", "--max-src", "128", "--max-tgt", "32", "--gen-lengths", "2:6"])
     res = json.loads(out.read_text())
     assert res["processes"] == 2 and [r["kind"] for r in res["rows"]] == ["train", "generate", "generate"]   # bare rows: one device, left out
     tr = res["rows"][0]

@@ -1,5 +1,5 @@
 "Tests of citesum_nb.train (and citesum_nb.models, which it trains) on tiny, offline models built on the fly"
-import json, os, subprocess, sys
+import json, os
 from pathlib import Path
 
 import pytest
@@ -166,9 +166,8 @@ def test_train_cli_multitask_with_eval(data_dir, tiny, tmp_path):
 
 
 def test_tiny_model_cli(data_dir, tmp_path):
-    r = subprocess.run([sys.executable, "-c", "import sys; from citesum_nb.cli import tiny_model_cli; "
-                        "sys.exit(tiny_model_cli(sys.argv[1:]))", "--data", str(data_dir), "--out", str(tmp_path / "t5"),
-                        "--arch", "t5", "--vocab-size", "300", "--json"], capture_output=True, text=True, check=True)
+    from conftest import citesum   # the command in this process (status 0, its standard output): a new Python would import the library again
+    r = citesum("tiny-model", "--data", data_dir, "--out", tmp_path / "t5", "--arch", "t5", "--vocab-size", "300", "--json")
     info = json.loads(r.stdout.strip().splitlines()[-1])
     assert info["arch"] == "t5" and info["not_pretrained"] is True
     assert M.is_not_pretrained(tmp_path / "t5")

@@ -98,7 +98,7 @@ def test_gpu_check_script_parses_and_its_python_parts_run_on_the_cpu(bench, tmp_
     capsys.readouterr()
     assert gc.summary(str(out), str(tmp_path/"no_run")) == 0
     text = capsys.readouterr().out
-    assert "| train trainer | fast;dataloader_num_workers=0;max_tokens_per_batch=2048 |" in text and "| goal | measured | target | met |" in text
+    assert "| train trainer | fast;dataloader_num_workers=0;max_tokens_per_batch=1024 |" in text and "| goal | measured | target | met |" in text
     assert "generate greedy, 8 new tokens (ex/s)" in text and "CPU smoke figures, not GPU figures" in text
 
 
