@@ -110,7 +110,8 @@ def report_notebook(nb,                     # an executed notebook (nbformat)
     for c in nb.cells:
         if c is injected: continue
         if c is params:
-            cells.append(new_markdown_cell(parameters_html(c.source, injected.source if injected else "", rewrite))); continue
+            same_id = {"id": c.id} if c.get("id") else {}   # the cell it replaces: a page is the same each time it is made
+            cells.append(new_markdown_cell(parameters_html(c.source, injected.source if injected else "", rewrite), **same_id)); continue
         if c.cell_type != "code": cells.append(c); continue
         d, code = directives(c.source)
         if _HIDDEN & set(d) or d.get("include") == "false" or tagged(c, "skip-execution") or not (code.strip() or c.get("outputs")): continue
