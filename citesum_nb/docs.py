@@ -6,13 +6,14 @@
 __all__ = ['QUARTO_OPTION', 'OPTION_TAGS', 'EXPLANATIONS', 'DEMO_RUN', 'PYPROJECT', 'NBDEV_HEADER', 'DocsParams', 'cell_options',
            'figure_alts', 'embed_attachments', 'myst_notebook', 'mixed_import_cells', 'hoist_imports',
            'robust_show_doc', 'RobustShowDocs', 'DocsProcessors', 'machine_paths', 'path_rewriter', 'rewrite_paths',
-           'process_notebook', 'api_targets', 'link_fixer', 'md_to_rst', 'docments_fields', 'setup', 'api_pages',
-           'write_sidebar', 'explanation_pages', 'site_pages', 'page_refs', 'check_links', 'sphinx_config',
+           'config_read_once', 'process_notebook', 'api_targets', 'link_fixer', 'md_to_rst', 'docments_fields', 'setup',
+           'api_pages', 'write_sidebar', 'explanation_pages', 'site_pages', 'page_refs', 'check_links', 'sphinx_config',
            'write_sources', 'run_sphinx', 'docs_requirements', 'build_docs', 'default_outputs', 'project_files',
            'nbdev_settings', 'init_project']
 
 # %% ../nbs/14_docs.ipynb #f51c079e
 import ast, html as htmllib, inspect, io, json, os, re, shutil, tempfile, time, warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -262,6 +263,20 @@ def _source_for_docs(path:Path, execute:bool, outputs_from)->Path:
     if outputs_from and (copy := _executed_copy(outputs_from, path.stem)): return copy
     return _run_notebook(path) if execute else path
 
+# %% ../nbs/14_docs.ipynb #6c2f8d4b
+@contextmanager
+def config_read_once():
+    "nbdev's processors (`nbdev.processors.get_config`) read the nbdev settings once per folder inside the `with` block, then as before"
+    import nbdev.processors
+    read, cache = nbdev.processors.get_config, {}
+    def once(path=None, also_settings=False):
+        key = (Path.cwd(), path, also_settings)
+        if key not in cache: cache[key] = read(path, also_settings)
+        return cache[key]
+    nbdev.processors.get_config = once
+    try: yield
+    finally: nbdev.processors.get_config = read
+
 # %% ../nbs/14_docs.ipynb #d2778569
 def process_notebook(path,               # a notebook of the project's nbs/ folder
                      execute:bool=False,  # run it with its defaults first, so the page shows every output
@@ -278,7 +293,8 @@ def process_notebook(path,               # a notebook of the project's nbs/ fold
         nb.cells = [c for c in nb.cells if "injected-parameters" not in (c.get("metadata") or {}).get("tags", [])]   # papermill's
         hoist_imports(nb)
         with working_directory(path.parent), modified_env(IN_TEST="1"):   # IN_TEST: cosmetic only (no progress bars)
-            try: DocsProcessors()(nb)
+            try:
+                with config_read_once(): DocsProcessors()(nb)
             except Exception as e:
                 cause = e.__cause__ or e
                 raise CitesumError(f"{path.name}: nbdev's docs processing failed: {str(e).splitlines()[0]} {type(cause).__name__}: {cause}") from None

@@ -10,7 +10,7 @@ __all__ = ['REPORT_TEMPLATE', 'REPORT_CSS', 'IMAGE_TYPES', 'FIGURE_TYPES', 'RUN_
            'browser_screenshot', 'browser_check']
 
 # %% ../nbs/14a_run_index.ipynb #48234263
-import html as htmllib, json, re, shutil, subprocess, tempfile, time, warnings
+import functools, html as htmllib, json, re, shutil, subprocess, tempfile, time, warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,7 +110,8 @@ def report_notebook(nb,                     # an executed notebook (nbformat)
     for c in nb.cells:
         if c is injected: continue
         if c is params:
-            cells.append(new_markdown_cell(parameters_html(c.source, injected.source if injected else "", rewrite))); continue
+            same_id = {"id": c.id} if c.get("id") else {}   # the cell it replaces: a page is the same each time it is made
+            cells.append(new_markdown_cell(parameters_html(c.source, injected.source if injected else "", rewrite), **same_id)); continue
         if c.cell_type != "code": cells.append(c); continue
         d, code = directives(c.source)
         if _HIDDEN & set(d) or d.get("include") == "false" or tagged(c, "skip-execution") or not (code.strip() or c.get("outputs")): continue
@@ -141,10 +142,24 @@ REPORT_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 def report_exporter():
     """nbconvert's `lab` HTML exporter, less one pass: a code cell's source is shown as Pygments highlights it (Pygments
     escapes every character of the source) without bleach's sanitizer parsing that markup again; Markdown and outputs
-    as in `lab`. The sanitizer is pure Python: skipping it on code makes a demo run's pages a third faster."""
+    as in `lab`. The sanitizer is pure Python: skipping it on code makes a demo run's pages a third faster.
+    Its `template_page(nb, resources)` is the page less nbconvert's last pass too (BeautifulSoup parsing the whole page
+    again to give images a default alt text and input and output areas `tabindex="0"`): `report_page` parses the page
+    anyway and does that pass itself, so a page is parsed once, not twice."""
     from jinja2 import DictLoader
-    from nbconvert import HTMLExporter
-    return HTMLExporter(template_name="lab", extra_loaders=[DictLoader({"report.html.j2": REPORT_TEMPLATE})], template_file="report.html.j2")
+    from nbconvert import HTMLExporter, TemplateExporter
+    from nbconvert.filters import Highlight2HTML
+    from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
+
+    class ReportExporter(HTMLExporter):
+        def template_page(self, nb, resources:dict|None=None)->str:
+            "`HTMLExporter.from_notebook_node`'s page before its BeautifulSoup pass: the same filters, then the template"
+            lang = nb.metadata.get("language_info", {})
+            self.register_filter("highlight_code", self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lang.get("pygments_lexer", lang.get("name", None)), parent=self)))
+            resources = self._init_resources(resources)
+            self.register_filter("filter_data_type", WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata, parent=self, resources=resources))
+            return TemplateExporter.from_notebook_node(self, nb, resources)[0]
+    return ReportExporter(template_name="lab", extra_loaders=[DictLoader({"report.html.j2": REPORT_TEMPLATE})], template_file="report.html.j2")
 
 # %% ../nbs/14a_run_index.ipynb #62c68f5a
 REPORT_CSS = """.report-nav { font: 14px/1.5 system-ui, sans-serif; padding: 8px 0 10px; border-bottom: 1px solid #d0d7de; margin-bottom: 12px; }
@@ -153,33 +168,42 @@ REPORT_CSS = """.report-nav { font: 14px/1.5 system-ui, sans-serif; padding: 8px
 .report-params td, .report-params th { border: 1px solid #d0d7de; padding: 2px 8px; text-align: left; vertical-align: top; }
 details.report-code > summary { cursor: pointer; color: #57606a; font: 13px/1.6 ui-monospace, monospace; padding: 2px 0 2px 70px; }"""
 
-def report_page(page:str,         # the HTML page nbconvert wrote of `report_notebook`'s notebook
+def report_page(page:str,         # the HTML page nbconvert wrote of `report_notebook`'s notebook (`report_exporter().template_page`, or its finished page: the same result)
                 folded:dict,       # cell id -> what the cell defines (from `report_notebook`)
                 name:str,          # the step's name
                 links=(),          # (text, href) pairs for the navigation line: the run index, the executed notebook
                 alts:dict|None=None, # cell id -> alt texts of the images it shows (from `report_notebook`)
                )->str:
     "A run page with a navigation line, a table of contents of its sections, and library code folded under one line each"
-    from bs4 import BeautifulSoup
+    from bs4 import BeautifulSoup, Tag
     soup, e = BeautifulSoup(page, "html.parser"), htmllib.escape
+    tags = [t for t in soup.descendants if isinstance(t, Tag)]   # one walk of the page: the lookups below use it, or search one cell
+    by_id, has = {}, lambda t, c: c in (t.get("class") or ())
+    for t in tags: by_id.setdefault(t.get("id"), t)
+    for t in tags:   # nbconvert's last pass (`HTMLExporter.from_notebook_node`), if the page has not had it
+        if t.name == "img" and not t.has_attr("alt"): t["alt"] = "No description has been provided for this image"
+    for c in ("jp-Cell-inputWrapper", "jp-OutputArea-output"):
+        for t in (t for t in tags if t.name == "div" and has(t, c) and any(has(a, "jp-Notebook") for a in t.parents)): t["tabindex"] = "0"
     for cid, what in folded.items():
-        cell = soup.find(id=f"cell-id={cid}")
+        cell = by_id.get(f"cell-id={cid}")
         inp = cell.find(class_="jp-Cell-inputWrapper") if cell else None
         if inp is None: continue
         det = soup.new_tag("details", attrs={"class": "report-code"}); summ = soup.new_tag("summary"); summ.string = f"code: {what}"
         inp.wrap(det); det.insert(0, summ)
     for cid, texts in (alts or {}).items():   # nbconvert writes output images without alt text
-        cell = soup.find(id=f"cell-id={cid}")
+        cell = by_id.get(f"cell-id={cid}")
         for k, img in enumerate(cell.select(".jp-OutputArea img") if cell else []): img["alt"] = texts[min(k, len(texts) - 1)]
-    for cell in soup.select(".celltag_report-no-input .jp-Cell-inputWrapper"): cell.decompose()
-    heads = [h for h in soup.select(".jp-MarkdownCell h2, .jp-MarkdownCell h3") if h.get("id")]
+    unique = lambda ts: list({id(t): t for t in ts}.values())   # in document order, each once (as `select`)
+    for inp in unique(w for t in tags if has(t, "celltag_report-no-input") for w in t.find_all(class_="jp-Cell-inputWrapper")): inp.decompose()
+    md = [t for t in tags if not t.decomposed and has(t, "jp-MarkdownCell")]   # (a decomposed tag has no attributes)
+    heads = [h for h in unique(h for m in md for h in m.find_all(["h2", "h3"])) if h.get("id")]
     text = lambda h: h.get_text(" ", strip=True).rstrip("¶").strip()
     toc = "".join(f'<li{" style=margin-left:16px" if h.name == "h3" else ""}><a href="#{e(quote(h["id"]))}">{e(text(h))}</a></li>' for h in heads)
-    main = soup.find("main") or soup.body
+    main = next((t for t in tags if t.name == "main"), None) or soup.body
     nav = " · ".join(f'<a href="{e(quote(h))}">{e(t)}</a>' for t, h in links)
     main.insert(0, BeautifulSoup(f'<nav class="report-nav">{nav}{" · " if nav else ""}step <b>{e(name)}</b></nav>', "html.parser"))
     if toc:
-        first = soup.find(class_="jp-MarkdownCell")   # the title cell: the contents come right after it
+        first = md[0] if md else None   # the title cell: the contents come right after it
         box = BeautifulSoup(f'<nav class="report-toc"><b>Contents</b><ul>{toc}</ul></nav>', "html.parser")
         first.insert_after(box) if first else main.insert(1, box)
     style = soup.new_tag("style"); style.string = REPORT_CSS; (soup.head or soup).append(style)
@@ -204,6 +228,8 @@ def run_contents(run_dir)->dict:
             "reports": rel(p for p in files if p.name == "report.md")}
 
 # %% ../nbs/14a_run_index.ipynb #197cb7e0
+_exporter = functools.cache(report_exporter)   # one per process, made at the first page rendered: its templates compiled once for all pages
+
 def render_notebook_file(src, dest,
                          links=(),   # (text, href) pairs of the page's navigation line (`report_page`)
                          run=None,   # the run folder: parameter values under it are shown as `<run>/...`
@@ -213,7 +239,7 @@ def render_notebook_file(src, dest,
     src, dest = Path(src), Path(dest)
     if dest.exists() and dest.stat().st_mtime >= src.stat().st_mtime and 'class="report-nav"' in dest.read_text(encoding="utf-8", errors="replace"): return dest
     nb, folded, alts = report_notebook(nbformat.read(src, as_version=4), path_rewriter(run=run) if run else (lambda s: s))
-    page, _ = report_exporter().from_notebook_node(nb, resources={"metadata": {"name": src.stem}})
+    page = _exporter().template_page(nb, resources={"metadata": {"name": src.stem}})
     ensure_dir(dest.parent).joinpath(dest.name).write_text(report_page(page, folded, src.stem, links, alts), encoding="utf-8")
     return dest
 

@@ -84,13 +84,17 @@ def test_imports_have_cells_of_their_own(nb):
 @pytest.fixture(scope="module")
 def nbdev_processing():
     "nbdev's own docs processing (`FilterDefaults`, what nbdev-docs runs, no repairs) of every notebook: {stem: error or ''}"
+    # config_read_once: the nbdev settings read once per notebook, not twice per cell (the same processors, the same settings)
     code = """import json, os, sys
 from pathlib import Path
 from fastcore.nbio import read_nb
 from nbdev.processors import FilterDefaults
+from citesum_nb.docs import config_read_once
 os.environ["IN_TEST"] = "1"
 for p in sys.argv[1:]:
-    try: FilterDefaults()(read_nb(p)); err = ""
+    try:
+        with config_read_once(): FilterDefaults()(read_nb(p))
+        err = ""
     except Exception as e: err = f"{type(e).__name__}: {str(e).splitlines()[-1][:300]}"
     print(json.dumps({"nb": Path(p).stem, "error": err}), flush=True)
 """
