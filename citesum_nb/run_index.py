@@ -142,24 +142,10 @@ REPORT_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 def report_exporter():
     """nbconvert's `lab` HTML exporter, less one pass: a code cell's source is shown as Pygments highlights it (Pygments
     escapes every character of the source) without bleach's sanitizer parsing that markup again; Markdown and outputs
-    as in `lab`. The sanitizer is pure Python: skipping it on code makes a demo run's pages a third faster.
-    Its `template_page(nb, resources)` is the page less nbconvert's last pass too (BeautifulSoup parsing the whole page
-    again to give images a default alt text and input and output areas `tabindex="0"`): `report_page` parses the page
-    anyway and does that pass itself, so a page is parsed once, not twice."""
+    as in `lab`. The sanitizer is pure Python: skipping it on code makes a demo run's pages a third faster."""
     from jinja2 import DictLoader
-    from nbconvert import HTMLExporter, TemplateExporter
-    from nbconvert.filters import Highlight2HTML
-    from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
-
-    class ReportExporter(HTMLExporter):
-        def template_page(self, nb, resources:dict|None=None)->str:
-            "`HTMLExporter.from_notebook_node`'s page before its BeautifulSoup pass: the same filters, then the template"
-            lang = nb.metadata.get("language_info", {})
-            self.register_filter("highlight_code", self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lang.get("pygments_lexer", lang.get("name", None)), parent=self)))
-            resources = self._init_resources(resources)
-            self.register_filter("filter_data_type", WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata, parent=self, resources=resources))
-            return TemplateExporter.from_notebook_node(self, nb, resources)[0]
-    return ReportExporter(template_name="lab", extra_loaders=[DictLoader({"report.html.j2": REPORT_TEMPLATE})], template_file="report.html.j2")
+    from nbconvert import HTMLExporter
+    return HTMLExporter(template_name="lab", extra_loaders=[DictLoader({"report.html.j2": REPORT_TEMPLATE})], template_file="report.html.j2")
 
 # %% ../nbs/14a_run_index.ipynb #62c68f5a
 REPORT_CSS = """.report-nav { font: 14px/1.5 system-ui, sans-serif; padding: 8px 0 10px; border-bottom: 1px solid #d0d7de; margin-bottom: 12px; }
@@ -168,7 +154,7 @@ REPORT_CSS = """.report-nav { font: 14px/1.5 system-ui, sans-serif; padding: 8px
 .report-params td, .report-params th { border: 1px solid #d0d7de; padding: 2px 8px; text-align: left; vertical-align: top; }
 details.report-code > summary { cursor: pointer; color: #57606a; font: 13px/1.6 ui-monospace, monospace; padding: 2px 0 2px 70px; }"""
 
-def report_page(page:str,         # the HTML page nbconvert wrote of `report_notebook`'s notebook (`report_exporter().template_page`, or its finished page: the same result)
+def report_page(page:str,         # the HTML page nbconvert wrote of `report_notebook`'s notebook
                 folded:dict,       # cell id -> what the cell defines (from `report_notebook`)
                 name:str,          # the step's name
                 links=(),          # (text, href) pairs for the navigation line: the run index, the executed notebook
@@ -180,10 +166,6 @@ def report_page(page:str,         # the HTML page nbconvert wrote of `report_not
     tags = [t for t in soup.descendants if isinstance(t, Tag)]   # one walk of the page: the lookups below use it, or search one cell
     by_id, has = {}, lambda t, c: c in (t.get("class") or ())
     for t in tags: by_id.setdefault(t.get("id"), t)
-    for t in tags:   # nbconvert's last pass (`HTMLExporter.from_notebook_node`), if the page has not had it
-        if t.name == "img" and not t.has_attr("alt"): t["alt"] = "No description has been provided for this image"
-    for c in ("jp-Cell-inputWrapper", "jp-OutputArea-output"):
-        for t in (t for t in tags if t.name == "div" and has(t, c) and any(has(a, "jp-Notebook") for a in t.parents)): t["tabindex"] = "0"
     for cid, what in folded.items():
         cell = by_id.get(f"cell-id={cid}")
         inp = cell.find(class_="jp-Cell-inputWrapper") if cell else None
@@ -239,7 +221,7 @@ def render_notebook_file(src, dest,
     src, dest = Path(src), Path(dest)
     if dest.exists() and dest.stat().st_mtime >= src.stat().st_mtime and 'class="report-nav"' in dest.read_text(encoding="utf-8", errors="replace"): return dest
     nb, folded, alts = report_notebook(nbformat.read(src, as_version=4), path_rewriter(run=run) if run else (lambda s: s))
-    page = _exporter().template_page(nb, resources={"metadata": {"name": src.stem}})
+    page, _ = _exporter().from_notebook_node(nb, resources={"metadata": {"name": src.stem}})
     ensure_dir(dest.parent).joinpath(dest.name).write_text(report_page(page, folded, src.stem, links, alts), encoding="utf-8")
     return dest
 
