@@ -1,6 +1,6 @@
 """`citesum run`: the main job in a clone without the shared data folder, a documented run in a clone beside it, what
 `--only` / `--kernel` do to a run folder, names and links that would lead a run out of its folder, and every command's help."""
-import json, os, re, subprocess, sys
+import json, re, subprocess, sys
 from pathlib import Path
 
 import pytest
@@ -62,10 +62,10 @@ def _tiny_spec(tmp_path:Path)->Path:
 def two_step_run(tmp_path_factory)->tuple:
     "`citesum run` of the two-step spec, once for the module: (its folder, its output); only the `--only` test runs it again"
     folder = tmp_path_factory.mktemp("two_steps")
-    tmpdir, old = folder/"tmpdir", os.environ.get("TMPDIR")
-    tmpdir.mkdir(); os.environ["TMPDIR"] = str(tmpdir)   # the kernels' temporary folder, to see what they leave there
-    try: return folder, citesum("run", _tiny_spec(folder), "--project", ROOT)
-    finally: os.environ.pop("TMPDIR") if old is None else os.environ.update(TMPDIR=old)
+    (folder/"tmpdir").mkdir()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TMPDIR", str(folder/"tmpdir"))   # the kernels' temporary folder, to see what they leave there
+        return folder, citesum("run", _tiny_spec(folder), "--project", ROOT)
 
 
 def test_steps_leave_nothing_in_the_temporary_folder(two_step_run):
