@@ -6,10 +6,10 @@
 __all__ = ['QUARTO_OPTION', 'OPTION_TAGS', 'EXPLANATIONS', 'DEMO_RUN', 'PYPROJECT', 'NBDEV_HEADER', 'DocsParams', 'cell_options',
            'figure_alts', 'embed_attachments', 'myst_notebook', 'mixed_import_cells', 'hoist_imports',
            'robust_show_doc', 'RobustShowDocs', 'DocsProcessors', 'machine_paths', 'path_rewriter', 'rewrite_paths',
-           'config_read_once', 'process_notebook', 'api_targets', 'link_fixer', 'md_to_rst', 'docments_fields', 'setup',
-           'api_pages', 'write_sidebar', 'explanation_pages', 'site_pages', 'page_refs', 'check_links', 'sphinx_config',
-           'write_sources', 'run_sphinx', 'docs_requirements', 'build_docs', 'default_outputs', 'project_files',
-           'nbdev_settings', 'init_project']
+           'config_read_once', 'process_notebook', 'page_modules', 'api_targets', 'link_fixer', 'md_to_rst',
+           'docments_fields', 'setup', 'api_pages', 'write_sidebar', 'explanation_pages', 'site_pages', 'page_refs',
+           'check_links', 'sphinx_config', 'write_sources', 'run_sphinx', 'docs_requirements', 'build_docs',
+           'default_outputs', 'project_files', 'nbdev_settings', 'init_project']
 
 # %% ../nbs/14_docs.ipynb #f51c079e
 import ast, html as htmllib, inspect, io, json, os, re, shutil, tempfile, time, warnings
@@ -304,13 +304,24 @@ def process_notebook(path,               # a notebook of the project's nbs/ fold
     rewrite = path_rewriter(project_root(path.parent) or path.parent.parent, outputs_from)
     return rewrite_paths(json.loads(json.dumps({"cells": cells, "metadata": dict(nb.metadata)}, default=str)), rewrite)
 
+# %% ../nbs/14_docs.ipynb #a1f0c3d2
+def page_modules(pages:set,           # page files of the site (`core.html`)
+                 lib:str="citesum_nb",
+                )->list:
+    "The library's modules whose names these pages document (`{'core.html'}` -> `['citesum_nb.core']`): the API reference a partial site needs"
+    import importlib
+    syms = importlib.import_module(f"{lib}._modidx").d["syms"]
+    return sorted(m for m, names in syms.items() if any(url.split("#")[0] in pages for url, _ in names.values()))
+
 # %% ../nbs/14_docs.ipynb #2d52cca9
-def api_targets(lib:str="citesum_nb")->dict:
-    "nbdev's link of every documented name (`core.html#read_jsonl`) -> its API reference target (`citesum_nb.core.read_jsonl`; None: private)"
+def api_targets(lib:str="citesum_nb",   # the library
+                modules=None,             # the modules the API reference documents (default: all); other names have no target
+               )->dict:
+    "nbdev's link of every documented name (`core.html#read_jsonl`) -> its API reference target (`citesum_nb.core.read_jsonl`; None: private or not documented)"
     import importlib
     out = {}
     for mod, names in importlib.import_module(f"{lib}._modidx").d["syms"].items():
-        public = set(getattr(importlib.import_module(mod), "__all__", []))
+        public = set(getattr(importlib.import_module(mod), "__all__", [])) if modules is None or mod in modules else set()
         for full, (url, _) in names.items():
             parts = full[len(mod) + 1:].split(".")   # a method is documented when its class is public and it is not private
             out[url] = full if parts[0] in public and not any(p.startswith("_") for p in parts[1:]) else None
@@ -383,12 +394,15 @@ def setup(app):
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 # %% ../nbs/14_docs.ipynb #cbce6c79
-def api_pages(lib:str="citesum_nb")->dict:
+def api_pages(lib:str="citesum_nb",   # the library
+              modules=None,             # the modules to document (default: all of them)
+             )->dict:
     "The API reference as MyST pages, one per module: `{'api/index.md': ..., 'api/core.md': ...}`"
     import importlib
-    mods = sorted(importlib.import_module(f"{lib}._modidx").d["syms"])
+    mods = sorted(importlib.import_module(f"{lib}._modidx").d["syms"] if modules is None else modules)
     short = [m.split(".", 1)[1] for m in mods]
-    index = ("# API reference\n\nEvery exported function and class, module by module, with its documented arguments.\n\n"
+    index = ("# API reference\n\nEvery exported function and class, module by module, with its documented arguments"
+             + ("" if modules is None else " (the modules of this site's pages)") + ".\n\n"
              "```{toctree}\n:maxdepth: 1\n\n" + "\n".join(short) + "\n```\n")
     page = lambda m: f"# {m}\n\n```{{eval-rst}}\n.. automodule:: {m}\n   :members:\n```\n"
     return {"api/index.md": index, **{f"api/{s}.md": page(m) for s, m in zip(short, mods)}}
@@ -497,8 +511,8 @@ def sphinx_config(title:str,           # the site's name
             "autodoc_member_order": "bysource", "exclude_patterns": [".doctrees"]}
 
 # %% ../nbs/14_docs.ipynb #ee40053b
-def write_sources(src:Path, pages:list, processed:list, fix_links)->list:
-    "Write the site's sources into `src`: one notebook per page, the API reference, the home page's table of contents"
+def write_sources(src:Path, pages:list, processed:list, fix_links, modules=None)->list:
+    "Write the site's sources into `src`: one notebook per page, the API reference of `modules` (default: all), the home page's table of contents"
     import nbformat
     from nbformat.v4 import new_markdown_cell
     names = [Path(p["file"]).stem for p in pages]
@@ -511,7 +525,7 @@ def write_sources(src:Path, pages:list, processed:list, fix_links)->list:
         for c in nb.cells: _copy_local_images(c.source, Path(page["src"]).parent, src)   # images as the page's own folder names them
         if name == "index": nb.cells += [new_markdown_cell(t) for t in tocs]
         nbformat.write(nb, src/f"{name}.ipynb")
-    for f, text in api_pages().items(): ensure_dir((src/f).parent).joinpath(Path(f).name).write_text(text)
+    for f, text in api_pages(modules=modules).items(): ensure_dir((src/f).parent).joinpath(Path(f).name).write_text(text)
     return names
 
 # %% ../nbs/14_docs.ipynb #50a79e0a
@@ -542,7 +556,7 @@ def _need_sphinx():
 # %% ../nbs/14_docs.ipynb #128b661f
 def build_docs(out_dir="_docs",          # where the site goes
                nbs_dir=None,              # notebooks folder (default: nbs_path of the project, from pyproject.toml)
-               notebooks=None,            # render only these notebooks (stems, e.g. index 04_analysis; default: all); the home page always, links to the others become text
+               notebooks=None,            # render only these notebooks (stems, e.g. index 04_analysis; default: all) and their modules' API; the home page always, links to the others become text
                execute:bool=False,        # run each notebook with its defaults first, so pages show every output and figure
                n_workers:int=2,           # parallel processes (default: 2; 0: in this process)
                outputs_from=None,         # a run folder whose executed notebooks give the pages their outputs
@@ -561,10 +575,11 @@ def build_docs(out_dir="_docs",          # where the site goes
     kw = {} if n_workers == 0 else {"method": "spawn"}
     processed = parallel(process_notebook, [str(p["src"]) for p in pages], execute=execute, outputs_from=outputs_from and str(Path(outputs_from).resolve()),
                          n_workers=min(n_workers, len(pages)), progress=False, **kw)
-    fix = link_fixer({p["stem"]: p["file"] for p in every}, api_targets(), getattr(cfg, "doc_url", ""), {p["file"] for p in every} - {p["file"] for p in pages})
+    mods = page_modules({p["file"] for p in pages}) if notebooks else None   # a partial site documents its pages' modules
+    fix = link_fixer({p["stem"]: p["file"] for p in every}, api_targets(modules=mods), getattr(cfg, "doc_url", ""), {p["file"] for p in every} - {p["file"] for p in pages})
     t1 = time.time()
     with tempfile.TemporaryDirectory() as tmp:   # sources and build beside each other (MyST-NB writes next to the build folder)
-        names = write_sources(ensure_dir(Path(tmp)/"src"), pages, processed, fix)
+        names = write_sources(ensure_dir(Path(tmp)/"src"), pages, processed, fix, mods)
         conf = sphinx_config(cfg.get("title") or cfg.get("lib_name") or "citesum-nb", cfg.get("git_url", ""))
         warnings = run_sphinx(Path(tmp)/"src", Path(tmp)/"html", conf, n_workers)
         if warnings: raise CitesumError(f"{len(warnings)} Sphinx warning(s): " + " | ".join(warnings[:10]))

@@ -22,15 +22,17 @@ RUN_SPECS = sorted((PARAMS/"runs").glob("*.yaml"))                            # 
 NOTEBOOKS = sorted((ROOT/"nbs").glob("[0-9]*.ipynb"))
 
 
-def _sync():
+@pytest.fixture(scope="module")
+def stage_cells()->dict:
+    "{notebook: (its parameters cell's index, the cell its class writes)}, from the tool that writes them (each class read once)"
     import sys; sys.path.insert(0, str(ROOT/"tools"))
     import sync_params
-    return sync_params
+    return {n: (i, want) for n, i, want in sync_params.stage_cells()}
 
 
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.name)
-def test_parameters_cell_is_written_from_the_stage_class(nb):
-    cell = {n: (i, want) for n, i, want in _sync().stage_cells()}[nb]
+def test_parameters_cell_is_written_from_the_stage_class(nb, stage_cells):
+    cell = stage_cells[nb]
     assert cell[1] is not None, f"{nb.name}: no StageParams class with notebook = {nb.stem!r}"
     got = "".join(json.loads(nb.read_text())["cells"][cell[0]]["source"])
     assert got == cell[1], f"{nb.name}: the parameters cell differs from its class; run `python tools/sync_params.py`"
