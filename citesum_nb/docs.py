@@ -12,7 +12,7 @@ __all__ = ['QUARTO_OPTION', 'OPTION_TAGS', 'EXPLANATIONS', 'DEMO_RUN', 'PYPROJEC
            'default_outputs', 'project_files', 'nbdev_settings', 'init_project']
 
 # %% ../nbs/14_docs.ipynb #f51c079e
-import ast, html as htmllib, inspect, io, json, os, re, shutil, tempfile, time, warnings
+import ast, atexit, html as htmllib, inspect, io, json, os, re, shutil, tempfile, time, warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,6 +176,10 @@ class RobustShowDocs(exec_show_docs):
     def begin(self):
         super().begin()
         if hasattr(self, "k"): self.k.run_cell("from citesum_nb.docs import robust_show_doc as show_doc")
+    def end(self):
+        super().end()
+        if hasattr(self, "k"):   # the notebook is done: stop the shell's thread and drop IPython's exit hook for it
+            atexit.unregister(self.k.atexit_operations); self.k.close()
 
 class DocsProcessors(FilterDefaults):
     "nbdev's docs processors (`FilterDefaults`, what `nbdev-docs` runs), with `RobustShowDocs` in place of `exec_show_docs`"
