@@ -496,7 +496,7 @@ def check_links(folder,           # a folder of HTML pages (a docs site or a run
             else: target = (page.parent/unquote(path)).resolve()
             rel = page.relative_to(folder) if page.is_relative_to(folder) else page
             if not target.exists(): problems.append(f"{rel}: <{tag} {attr}={url!r}>: {target} does not exist")
-            elif frag and target.suffix == ".html" and unquote(frag) not in read(target)[0]:
+            elif frag and target.suffix == ".html" and not {frag, unquote(frag)} & read(target)[0]:   # as a browser looks: as written, then decoded
                 problems.append(f"{rel}: <{tag} {attr}={url!r}>: no element with id {frag!r} in {target.name}")
     return problems
 

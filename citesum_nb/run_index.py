@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['REPORT_TEMPLATE', 'REPORT_CSS', 'IMAGE_TYPES', 'FIGURE_TYPES', 'RUN_CSS', 'CSS_PX_PER_INCH', 'RUN_INDEX_MARK',
            'BROWSERS', 'RunIndexParams', 'directives', 'assignments', 'check_count', 'parameters_html',
-           'report_notebook', 'report_exporter', 'report_page', 'run_contents', 'render_notebook_file',
+           'report_notebook', 'report_exporter', 'run_link', 'report_page', 'run_contents', 'render_notebook_file',
            'thumbnail_width', 'read_run_log', 'step_times', 'format_seconds', 'write_run_index', 'find_browser',
            'browser_screenshot', 'browser_check']
 
@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 from .core import CitesumError, ensure_dir, files_below, output_file, owned_output, read_marker, run_steps, write_marker
 from .docs import figure_alts, path_rewriter
@@ -147,6 +147,16 @@ def report_exporter():
     from nbconvert import HTMLExporter
     return HTMLExporter(template_name="lab", extra_loaders=[DictLoader({"report.html.j2": REPORT_TEMPLATE})], template_file="report.html.j2")
 
+# %% ../nbs/14a_run_index.ipynb #7b1e5a20
+def run_link(href:str,    # a link of a notebook's prose
+             pages:dict,   # notebook stem -> its page in this run (`03b_build` -> `03b_build.html`)
+            )->str|None:
+    "Where a notebook's link goes on a run page: a notebook this run executed -> its page; any other notebook -> None (the text stays, as on a partial docs site); other links as they are"
+    path, _, frag = href.partition("#")
+    if not path.endswith(".ipynb") or urlsplit(path).scheme or urlsplit(path).netloc: return href
+    page = pages.get(Path(unquote(path)).stem) if "/" not in path else None
+    return page + (f"#{frag}" if frag else "") if page else None
+
 # %% ../nbs/14a_run_index.ipynb #62c68f5a
 REPORT_CSS = """.report-nav { font: 14px/1.5 system-ui, sans-serif; padding: 8px 0 10px; border-bottom: 1px solid #d0d7de; margin-bottom: 12px; }
 .report-toc { font: 14px/1.5 system-ui, sans-serif; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 14px; margin: 10px 0 16px; }
@@ -159,6 +169,7 @@ def report_page(page:str,         # the HTML page nbconvert wrote of `report_not
                 name:str,          # the step's name
                 links=(),          # (text, href) pairs for the navigation line: the run index, the executed notebook
                 alts:dict|None=None, # cell id -> alt texts of the images it shows (from `report_notebook`)
+                pages:dict|None=None, # notebook stem -> its page in this run (`run_link`); links to other notebooks become text
                )->str:
     "A run page with a navigation line, a table of contents of its sections, and library code folded under one line each"
     from bs4 import BeautifulSoup, Tag
@@ -178,6 +189,9 @@ def report_page(page:str,         # the HTML page nbconvert wrote of `report_not
     unique = lambda ts: list({id(t): t for t in ts}.values())   # in document order, each once (as `select`)
     for inp in unique(w for t in tags if has(t, "celltag_report-no-input") for w in t.find_all(class_="jp-Cell-inputWrapper")): inp.decompose()
     md = [t for t in tags if not t.decomposed and has(t, "jp-MarkdownCell")]   # (a decomposed tag has no attributes)
+    for a in (a for m in md for a in m.find_all("a", href=True)):   # the prose's links to notebooks: this run's pages, or text
+        if (href := run_link(a["href"], pages or {})) is None: a.name, a["title"] = "span", f"{a['href']}: not a page of this run"; del a["href"]
+        else: a["href"] = href
     heads = [h for h in unique(h for m in md for h in m.find_all(["h2", "h3"])) if h.get("id")]
     text = lambda h: h.get_text(" ", strip=True).rstrip("¶").strip()
     toc = "".join(f'<li{" style=margin-left:16px" if h.name == "h3" else ""}><a href="#{e(quote(h["id"]))}">{e(text(h))}</a></li>' for h in heads)
@@ -215,6 +229,7 @@ _exporter = functools.cache(report_exporter)   # one per process, made at the fi
 def render_notebook_file(src, dest,
                          links=(),   # (text, href) pairs of the page's navigation line (`report_page`)
                          run=None,   # the run folder: parameter values under it are shown as `<run>/...`
+                         pages:dict|None=None,   # notebook stem -> its page in the run (`report_page`)
                         )->Path:
     "An executed notebook as a standalone HTML report with nbconvert (`report_exporter`, `report_notebook`, `report_page`; re-rendered only when the notebook is newer)"
     import nbformat
@@ -222,7 +237,7 @@ def render_notebook_file(src, dest,
     if dest.exists() and dest.stat().st_mtime >= src.stat().st_mtime and 'class="report-nav"' in dest.read_text(encoding="utf-8", errors="replace"): return dest
     nb, folded, alts = report_notebook(nbformat.read(src, as_version=4), path_rewriter(run=run) if run else (lambda s: s))
     page, _ = _exporter().from_notebook_node(nb, resources={"metadata": {"name": src.stem}})
-    ensure_dir(dest.parent).joinpath(dest.name).write_text(report_page(page, folded, src.stem, links, alts), encoding="utf-8")
+    ensure_dir(dest.parent).joinpath(dest.name).write_text(report_page(page, folded, src.stem, links, alts, pages), encoding="utf-8")
     return dest
 
 # %% ../nbs/14a_run_index.ipynb #55a7c63b
@@ -305,10 +320,12 @@ def format_seconds(s:float|None)->str:
 # %% ../nbs/14a_run_index.ipynb #542e067e
 def _steps_html(r:Path, steps:list, times:dict)->str:
     "The steps table of the run index: step, status, duration, its rendered page and executed notebook"
-    e, rows = htmllib.escape, []
+    e, rows, pages = htmllib.escape, [], {}
+    for s in (s for s in steps if s["notebook"]):   # a notebook's page: its step's, or its first step's (07_transfer -> 07_transfer.scitldr_zeroshot)
+        for stem in (s["name"], s["name"].split(".")[0]): pages.setdefault(stem, f"{s['name']}.html")
     for s in steps:
         links = [("← run index", "../index.html"), ("executed notebook", f"../{s['notebook']}")]
-        page = render_notebook_file(r/s["notebook"], r/"html"/f"{s['name']}.html", links, r).relative_to(r) if s["notebook"] else None
+        page = render_notebook_file(r/s["notebook"], r/"html"/f"{s['name']}.html", links, r, pages).relative_to(r) if s["notebook"] else None
         status, secs = times.get(s["name"], ("ok" if page else "not run", None))
         links = f'<a href="{e(quote(str(page)))}">page</a> · <a href="{e(quote(s["notebook"]))}">notebook</a>' if page else ""
         rows.append(f'<tr><td>{e(s["name"])}</td><td>{e(status)}</td><td class="num">{format_seconds(secs)}</td><td>{links}</td></tr>')

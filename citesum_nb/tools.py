@@ -340,7 +340,7 @@ def docs_cli(argv:list|None=None)->int:
                     run_index=dict(metavar="RUN_DIR", help="instead: write RUN_DIR/index.html for a run folder"),
                     overwrite="replace a previous site of citesum docs in --out (nothing else is ever replaced)").parse_args(argv)
     if a.run_index:
-        idx = write_run_index(a.run_index); problems = check_links(Path(a.run_index), [idx])
+        idx = write_run_index(a.run_index); problems = check_links(Path(a.run_index), [idx, *sorted((Path(a.run_index)/"html").glob("*.html"))])   # the index and every step's page
         print(f"run index: {idx}")
     else:
         if sum(map(bool, (a.execute, a.outputs_from, a.no_outputs))) > 1: raise CitesumError("give one of --execute, --outputs-from, --no-outputs")
