@@ -177,8 +177,9 @@ class RobustShowDocs(exec_show_docs):
         super().begin()
         if hasattr(self, "k"): self.k.run_cell("from citesum_nb.docs import robust_show_doc as show_doc")
     def end(self):
+        "The notebook is done: nbdev's end, then the shell's thread stopped and IPython's exit hook for it dropped"
         super().end()
-        if hasattr(self, "k"):   # the notebook is done: stop the shell's thread and drop IPython's exit hook for it
+        if hasattr(self, "k"):
             atexit.unregister(self.k.atexit_operations); self.k.close()
 
 class DocsProcessors(FilterDefaults):
