@@ -20,7 +20,7 @@ from typing import Annotated, Any, ClassVar, Literal, get_args, get_origin
 
 import yaml
 
-from .core import CitesumError, load_yaml, shown
+from .core import MAX_ECHO, CitesumError, escape_controls, load_yaml, shown
 
 # %% ../nbs/00a_params.ipynb #eedb0274
 def _strip(anno)->tuple:
@@ -517,7 +517,10 @@ class CommandParser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = re.compile(r"^-\.?\d")   # a value such as -1e9 or -1,2 is not an option (argparse: only -1, -1.5)
-    def error(self, message): self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+    def error(self, message):   # argparse repeats what it refuses: one line, control characters escaped, a long message cut
+        msg = escape_controls(message).replace("\n", "\\n")
+        if len(msg) > 2 * MAX_ECHO: msg = f"{msg[:2 * MAX_ECHO]}... ({len(msg):,} characters)"
+        self.exit(2, f"{self.prog}: error: {msg} (see {self.prog} --help)\n")
 
 # %% ../nbs/00a_params.ipynb #3edf165c
 _FILE_OPTIONS = ("--params", "--row", "--profile", "--set")
