@@ -64,7 +64,7 @@ def _dispatch(argv:list|None)->int:
 
 # %% ../nbs/15b_cli.ipynb #29aa9113
 def main(argv:list|None=None)->int:
-    "Entry point of the `citesum` console script"
+    "The `citesum` command (the console script calls it through `start`, which guards its imports against Ctrl-C)"
     try: return _dispatch(argv)
     except BrokenPipeError:   # the reader went away (`citesum --help | head -1`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()); return 141

@@ -152,13 +152,14 @@ class Engine:
     def __init__(self, scheduler:str="local",  # local, synchronous, threads, processes, or a tcp:// address
                  workers:int=0,                # local workers, or threads/processes (0: one per core)
                  progress:bool=True,           # progress bars on stderr (local schedulers: steps over a second)
-                 worker_wait:float=WORKER_WAIT):  # on a cluster: seconds without any worker alive before any wait stops
+                 worker_wait:float=WORKER_WAIT,   # on a cluster: seconds without any worker alive before any wait stops
+                 preload:tuple=PRELOAD):          # modules each local worker imports while it starts
         if scheduler in ("local", "threads", "processes"): workers = cap_workers(workers)   # never more workers than cores (said in one line)
         self.scheduler, self.workers, self.progress, self.worker_wait = check_scheduler(scheduler), workers, progress, worker_wait
         self.client = self.cluster = None
         if scheduler == "local":
             from distributed import Client
-            self.cluster = local_cluster(workers)
+            self.cluster = local_cluster(workers, preload=preload)
             try: self.client = Client(self.cluster)
             except BaseException: self.cluster.close(); raise
         elif scheduler.startswith(_REMOTE): self.client = connect(scheduler)

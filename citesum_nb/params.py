@@ -5,12 +5,13 @@
 # %% auto #0
 __all__ = ['SEED_NAMES', 'MAX_SEED', 'PATH', 'PATH_OR_NAME', 'FilePath', 'PathOrName', 'CoreParams', 'ParamsNotebookParams',
            'MetricsNotebookParams', 'RawTextsNotebookParams', 'EngineNotebookParams', 'DataNotebookParams',
-           'MAX_PARAMS_BYTES', 'TABLE_KEYS', 'Check', 'type_name', 'check_value', 'value_from_text', 'check_seed',
-           'StageParams', 'parameters_cell', 'cli_option', 'add_cli_options', 'parse_set', 'NestedPaths', 'path_kinds',
-           'resolve_paths', 'stage_params', 'ExamplesParams', 'examples_params', 'read_yaml', 'project_root',
-           'file_base', 'defaults_base', 'rooted_defaults', 'check_identifier', 'mapping_of', 'is_table', 'table_rows',
-           'fill_run_dir', 'row_values', 'file_values', 'given_values', 'command_defaults', 'load_params',
-           'check_inputs', 'CommandParser', 'stage_parser', 'stage_values']
+           'EntryNotebookParams', 'MAX_PARAMS_BYTES', 'TABLE_KEYS', 'Check', 'type_name', 'check_value',
+           'value_from_text', 'check_seed', 'StageParams', 'parameters_cell', 'cli_option', 'add_cli_options',
+           'parse_set', 'NestedPaths', 'path_kinds', 'resolve_paths', 'stage_params', 'ExamplesParams',
+           'examples_params', 'read_yaml', 'project_root', 'file_base', 'defaults_base', 'rooted_defaults',
+           'check_identifier', 'mapping_of', 'is_table', 'table_rows', 'fill_run_dir', 'row_values', 'file_values',
+           'given_values', 'command_defaults', 'load_params', 'check_inputs', 'CommandParser', 'stage_parser',
+           'stage_values']
 
 # %% ../nbs/00a_params.ipynb #6628085d
 import argparse, dataclasses, importlib.util, inspect, io, linecache, math, re, textwrap, tokenize, types, typing
@@ -349,6 +350,7 @@ MetricsNotebookParams = examples_params("MetricsNotebookParams", "00b_metrics")
 RawTextsNotebookParams = examples_params("RawTextsNotebookParams", "03_raw_texts")
 EngineNotebookParams = examples_params("EngineNotebookParams", "03a_engine")
 DataNotebookParams = examples_params("DataNotebookParams", "03c_data")
+EntryNotebookParams = examples_params("EntryNotebookParams", "15c_entry")
 
 # %% ../nbs/00a_params.ipynb #77e19819
 MAX_PARAMS_BYTES = 2**20   # a params file is a page of settings; the largest we ship is a few kB

@@ -302,18 +302,15 @@ KILLS = {"exit": (_exit, None), "SIGKILL": (_sigkill, None), "SIGTERM": (_sigter
 
 
 @pytest.mark.parametrize("kill", list(KILLS))
-def test_workers_that_keep_dying_end_the_computation_in_bounded_time(kill, monkeypatch):
+def test_workers_that_keep_dying_end_the_computation_in_bounded_time(kill):
     "Each pattern ends with one line (no wait without end): the cluster's workers died, or were never there"
-    import functools
     import dask
-    import citesum_nb.engine as E
     from citesum_nb.core import CitesumError
     from citesum_nb.engine import Engine
+    task, before = KILLS[kill]
     # the workers import nothing of the library while they start: each of the (re)starts of a dying worker would import it
     # again (~2 CPU s), and what a worker loads has no part in how its deaths end the computation
-    monkeypatch.setattr(E, "local_cluster", functools.partial(E.local_cluster, preload=()))
-    task, before = KILLS[kill]
-    with Engine("local", workers=1, progress=False, worker_wait=2) as eng:
+    with Engine("local", workers=1, progress=False, worker_wait=2, preload=()) as eng:
         if before: before(eng)
         with pytest.raises(CitesumError, match="no Dask worker alive for 2 s|workers kept dying") as e: eng.compute(dask.delayed(task)(1))
     assert "\n" not in str(e.value)

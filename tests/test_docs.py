@@ -24,6 +24,7 @@ def site(docs_site):
     return Path(docs_site["site"]), docs_site["stdout"], docs_site["seconds"]
 
 
+@pytest.mark.documents("citesum docs --out _docs")   # the docs_site fixture runs it
 def test_every_notebook_and_module_has_a_page_and_every_link_resolves(site):
     out, stdout, seconds = site
     print(f"site built in {seconds:.0f} s: {stdout.strip().splitlines()[-2:]}")

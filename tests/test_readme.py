@@ -5,8 +5,8 @@ The commands run in order in a copy of the checkout, as a user types them. First
 beside the copy and every other command runs and must exit 0. A command marked `# needs: ...` (a GPU, the Hub, the full
 S2ORC release, many minutes of CPU) is checked without running it: `citesum run` plans it (`--dry-run`: every parameter and path checked),
 any other command shows its `--help`. A benchmark of `bench/README.md` (`python bench/*.py`) shows its `--help` here; its
-figures are measured by running it (`bench/README.md`). A few commands are run by the test named in `ELSEWHERE`, whose
-source must hold them. The set-up commands (venv, pip) and the test command are the ones `.ci/run` runs.
+figures are measured by running it (`bench/README.md`). A few commands are run by another test, marked
+`@pytest.mark.documents(command)`. The set-up commands (venv, pip) and the test command are the ones `.ci/run` runs.
 """
 import json, os, re, shlex, subprocess, sys, time
 from pathlib import Path
@@ -20,15 +20,6 @@ from test_run import noisy_outputs
 
 READMES = ("README.md", "bench/README.md")
 SETUP = ("python3 -m venv", "pip install", ". .venv/bin/activate")
-# command (as documented) -> (test file, text of that test that runs it)
-ELSEWHERE = {
-    "citesum docs --out _docs": ("conftest.py", 'citesum("docs", "--out", "_docs", cwd=project)'),
-    "citesum init DIR": ("test_wheel.py", '"citesum", "init", "."'),
-    "citesum crosseval --params params/11a_crosseval.small.yaml --set systems=lead,oracle,logreg":
-        ("test_crosseval.py", 'citesum("crosseval", "--params", ROOT/"params"/"11a_crosseval.small.yaml", "--set", "systems=lead,oracle,logreg"'),
-    "citesum bias --data ../shared/data/scitldr/SciTLDR-A --split test --json":
-        ("test_bias_agreement.py", 'citesum("bias", "--data", folder, "--split", "test", "--json")'),
-}
 _BLOCK = re.compile(r"^```bash\n(.*?)^```", re.S | re.M)
 _INLINE = re.compile(r"`(citesum [^`]+)`")
 
@@ -57,9 +48,9 @@ def documented_commands(readme:str)->list:
     return out
 
 
-def how_to_check(cmd:str, comment:str, where:str="")->tuple:
-    "('run'|'setup'|'tests'|'elsewhere'|'help'|'plan', command to execute or None) for one documented command"
-    if cmd in ELSEWHERE: return "elsewhere", None
+def how_to_check(cmd:str, comment:str, where:str="", elsewhere=())->tuple:
+    "('run'|'setup'|'tests'|'elsewhere'|'help'|'plan', command to execute or None) for one documented command; `elsewhere`: commands other tests run"
+    if cmd in elsewhere: return "elsewhere", None
     if cmd.strip() == "bash tools/test.sh": return "tests", None
     if any(cmd.startswith(s) for s in SETUP): return "setup", None
     words = shlex.split(cmd)
@@ -103,10 +94,16 @@ def test_setup_and_test_commands_are_what_ci_runs():
     assert re.search(r'^home="\$HOME/[^"/]* [^"/]*"$', ci, re.M) and 'cd "$home/citesum-nb"' in ci   # in a clone where users keep theirs
 
 
-def test_commands_run_elsewhere_are_run_there():
-    for cmd, (test_file, text) in ELSEWHERE.items():
-        assert any(c == cmd for c, *_ in COMMANDS), f"ELSEWHERE lists {cmd!r}, which no README documents any more"
-        assert text in (ROOT/"tests"/test_file).read_text(), f"{test_file} no longer runs {cmd!r}"
+def documented_elsewhere(session)->dict:
+    "{command: test} for the collected tests marked `@pytest.mark.documents(command)`: README commands that another test runs"
+    return {m.args[0]: i.nodeid for i in session.items for m in i.iter_markers("documents")}
+
+
+def test_commands_run_elsewhere_are_documented(request):
+    "A test that says it runs a README command names one the READMEs still document"
+    documented = {c for c, *_ in COMMANDS}
+    stale = {cmd: test for cmd, test in documented_elsewhere(request.session).items() if cmd not in documented}
+    assert stale == {}, f"marked @pytest.mark.documents, but no README documents the command: {stale}"
 
 
 def _env(clone:Path)->dict:
@@ -147,9 +144,9 @@ def test_main_job_runs_in_a_clone_without_shared_data(clone):
     assert all(re.search(rf'<td>{re.escape(s["name"])}</td><td>ok</td><td class="num">\d', index) for s in plan)   # every step's duration
 
 
-def _check(cmd:str, comment:str, where:str, clone:Path, helps:set):
+def _check(cmd:str, comment:str, where:str, clone:Path, helps:set, elsewhere:dict):
     "One documented command in the copy with ../shared beside it: it runs and exits 0 (or shows its --help, or is planned)"
-    kind, run = how_to_check(cmd, comment, where)
+    kind, run = how_to_check(cmd, comment, where, elsewhere)
     if kind in ("setup", "tests", "elsewhere", "needs") or cmd.startswith("citesum run params/runs/demo.yaml"):
         return   # checked by the tests above, by .ci/run, and by the fixture
     shared = clone.parent/"shared"      # ../shared, as the commands name it
@@ -167,8 +164,9 @@ def _check(cmd:str, comment:str, where:str, clone:Path, helps:set):
     if kind == "help": assert "usage:" in r.stdout; helps.add(run)
 
 
-def test_documented_commands(clone, subtests):
-    "Every documented command, in the README's order (they build on each other), in the copy after the main job: a line each"
-    helps = set()
+def test_documented_commands(clone, subtests, request):
+    """Every documented command, in the README's order (they build on each other), in the copy after the main job: a line
+    each. A command that a collected test marks `@pytest.mark.documents(...)` is that test's; run alone, this test runs it too."""
+    helps, elsewhere = set(), documented_elsewhere(request.session)
     for cmd, comment, where in COMMANDS:
-        with subtests.test(msg=cmd[:100]): _check(cmd, comment, where, clone[0], helps)
+        with subtests.test(msg=cmd[:100]): _check(cmd, comment, where, clone[0], helps, elsewhere)

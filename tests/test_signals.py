@@ -48,7 +48,7 @@ def test_waits_with_progress_bars_are_bounded_when_no_worker_is_left(capfd):
     import dask
     from citesum_nb.core import CitesumError
     from citesum_nb.engine import Engine
-    with Engine("local", workers=1, progress=True, worker_wait=2) as eng:
+    with Engine("local", workers=1, progress=True, worker_wait=2, preload=()) as eng:   # a worker that loads nothing: it goes at once
         eng.cluster.scale(0)
         for how in ("persist", "compute"):
             t0 = time.monotonic()
@@ -81,6 +81,25 @@ def test_ctrl_c_while_the_workers_start_ends_the_build(tmp_path, ctrl_c_as_in_a_
     assert p.returncode == 130, err[-3000:]
     assert len(lines) == 1 and "interrupted" in lines[0] and "Traceback" not in err, err[-3000:]
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("after", ["numpy", "pandas", "citesum_nb.core", "citesum_nb.params", "citesum_nb.run"])
+def test_ctrl_c_while_citesum_loads_is_one_line(after, tmp_path, ctrl_c_as_in_a_terminal):
+    """A terminal's Ctrl-C at points through the command's imports (`start` imports them; each point read from
+    `-X importtime`): status 130, one line"""
+    exe = str(Path(sys.executable).with_name("citesum"))
+    p = subprocess.Popen([sys.executable, "-X", "importtime", exe, "build", "--out", str(tmp_path/"out")], stderr=subprocess.PIPE,
+                         stdout=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path)
+    try:
+        for line in p.stderr:   # `import time: self | cumulative | name`, as each import ends
+            if line.startswith("import time:") and line.rsplit("|", 1)[-1].strip() == after: break
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None: os.killpg(p.pid, signal.SIGKILL); p.wait()
+    said = [l for l in err.splitlines() if l.strip() and not l.startswith("import time:")]
+    assert p.returncode == 130 and len(said) == 1 and "interrupted" in said[0], (p.returncode, said[-30:])
+    assert not (tmp_path/"out").exists()
 
 
 def _launch(tmp_path, wait:str)->tuple:

@@ -92,6 +92,7 @@ def _plan(folder:Path, env:dict, venv:Path)->list:
     return out.replace(str(folder.resolve()), "<project>").splitlines()
 
 
+@pytest.mark.documents("citesum init DIR")
 def test_init_gives_a_folder_where_the_same_demo_is_planned(demo, wheel_env, tmp_path):
     "`citesum init .` in an empty folder writes the checkout's notebooks and parameter files, and the demo's plan there is the clone's"
     venv = Path(wheel_env["venv"])
