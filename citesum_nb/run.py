@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['RunParams', 'STEP_KEYS', 'BATCH_ENV', 'BATCH_WARNINGS', 'INLINE_BACKEND', 'MODULES_TAG', 'MODULES_MIME',
            'MODULES_CELL', 'RUN_OPTIONS', 'stage_class', 'inside', 'check_step', 'plan_run', 'select_steps',
-           'check_kernel', 'claim_run_folder', 'batch_kernel', 'BatchKernelManager', 'step_modules', 'execute_run',
+           'check_kernel', 'claim_run_folder', 'batch_kernel', 'batch_kernel_manager', 'step_modules', 'execute_run',
            'summarize_run', 'report_notes', 'run_parser', 'run_cli']
 
 # %% ../nbs/15a_run.ipynb #d4cea8c8
@@ -13,7 +13,6 @@ import contextlib, functools, importlib, json, os, re, signal, sys, threading, t
 from pathlib import Path
 
 import yaml
-from jupyter_client.manager import AsyncKernelManager
 
 from .core import CitesumError, claim_folder, ensure_dir, marked_folder, read_marker, write_marker
 from .params import (CommandParser, check_identifier, examples_params, file_base, fill_run_dir, is_table, project_root,
@@ -214,18 +213,22 @@ def _relay(fd:int):
             with contextlib.suppress(OSError):   # our standard error closed: nothing to tell
                 while chunk: chunk = chunk[os.write(2, chunk):]
 
-class BatchKernelManager(AsyncKernelManager):
-    "jupyter_client's `AsyncKernelManager` without the SIGINT it sends a kernel before asking it to shut down (unless the run was stopped), the kernel's standard error relayed by `_relay`"
-    async def _async_interrupt_kernel(self):
-        "An interrupt asked for (a cell out of time, a stopped run) is sent; the one `shutdown_kernel` sends first is not"
-        if not self.shutting_down or _STOPPED.is_set(): await super()._async_interrupt_kernel()
-    async def _async_launch_kernel(self, kernel_cmd, **kw):
-        "The kernel, its standard error a pipe read by `_relay`"
-        r, w = os.pipe()
-        try: await super()._async_launch_kernel(kernel_cmd, **{**kw, "stderr": w})
-        except BaseException: os.close(r); raise
-        finally: os.close(w)
-        threading.Thread(target=_relay, args=(r,), name="citesum kernel stderr", daemon=True).start()
+@functools.cache
+def batch_kernel_manager()->type:
+    "jupyter_client's `AsyncKernelManager` without the SIGINT it sends a kernel before asking it to shut down (unless the run was stopped), the kernel's standard error relayed by `_relay` (made on first use)"
+    from jupyter_client.manager import AsyncKernelManager
+    class BatchKernelManager(AsyncKernelManager):
+        async def _async_interrupt_kernel(self):
+            "An interrupt asked for (a cell out of time, a stopped run) is sent; the one `shutdown_kernel` sends first is not"
+            if not self.shutting_down or _STOPPED.is_set(): await super()._async_interrupt_kernel()
+        async def _async_launch_kernel(self, kernel_cmd, **kw):
+            "The kernel, its standard error a pipe read by `_relay`"
+            r, w = os.pipe()
+            try: await super()._async_launch_kernel(kernel_cmd, **{**kw, "stderr": w})
+            except BaseException: os.close(r); raise
+            finally: os.close(w)
+            threading.Thread(target=_relay, args=(r,), name="citesum kernel stderr", daemon=True).start()
+    return BatchKernelManager
 
 # %% ../nbs/15a_run.ipynb #9c4e2a17
 @contextlib.contextmanager
@@ -292,7 +295,7 @@ def _execute_step(s:dict, rdir:Path, kernel:str, log_output:bool, progress:bool)
         with batch_kernel():
             pm.execute_notebook(_with_modules_cell(s["notebook"]), str(out_nb), parameters=s["parameters"], cwd=str(s["notebook"].parent),
                                 kernel_name=kernel, progress_bar=progress, log_output=log_output, coalesce_streams=True,
-                                config=Config({"KernelManager": {"transport": "ipc"}}), kernel_manager_class=BatchKernelManager,
+                                config=Config({"KernelManager": {"transport": "ipc"}}), kernel_manager_class=batch_kernel_manager(),
                                 request_save_on_cell_execute=False)   # written once, when the step ends
     except pm.PapermillExecutionError as e:
         raise CitesumError(f"step {s['name']} failed in cell {e.exec_count}: {e.ename}: {e.evalue} (see {out_nb})") from None
