@@ -6,7 +6,7 @@
 __all__ = ['start']
 
 # %% ../nbs/15c_entry.ipynb #cffb7f92
-import sys
+import signal, sys, threading
 
 # %% ../nbs/15c_entry.ipynb #e022850e
 def start(argv:list|None=None, # the arguments after `citesum`; None: the command line
@@ -15,4 +15,6 @@ def start(argv:list|None=None, # the arguments after `citesum`; None: the comman
     try: from citesum_nb.cli import main
     except KeyboardInterrupt:
         print("citesum: interrupted while starting (Ctrl-C); nothing was done", file=sys.stderr); return 130
-    return main(argv)
+    try: return main(argv)
+    finally:   # the command has ended: a Ctrl-C during the exit's clean-up (atexit: workers, temporary files) is not a traceback
+        if argv is None and threading.current_thread() is threading.main_thread(): signal.signal(signal.SIGINT, signal.SIG_IGN)

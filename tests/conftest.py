@@ -13,6 +13,17 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 
+DOCUMENTED = {}   # README command -> the test that runs it, filled by `documents` as the test files load (tests/test_readme.py)
+
+
+def documents(command:str):
+    "Mark the test that runs `command` of a README: tests/test_readme.py leaves that command to it (when its file is collected)"
+    def mark(fn):
+        DOCUMENTED[command] = f"{fn.__module__}::{fn.__name__}"
+        return pytest.mark.documents(command)(fn)
+    return mark
+
+
 def need_shared(name):
     "The shared data folder `name`; a clear skip outside CI, an error under CI=true (raised by shared_data)"
     from citesum_nb.core import shared_data

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, citesum, need_shared
+from conftest import ROOT, citesum, documents, need_shared
 
 
 def last_json(stdout:str)->dict: return json.loads(stdout.strip().splitlines()[-1])
@@ -95,7 +95,7 @@ def test_params_set_and_errors(tmp_path):
     assert r.returncode == 2 and "systems=" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.documents("citesum crosseval --params params/11a_crosseval.small.yaml --set systems=lead,oracle,logreg")
+@documents("citesum crosseval --params params/11a_crosseval.small.yaml --set systems=lead,oracle,logreg")
 def test_readme_offline_command_validates():
     "`citesum crosseval --params params/11a_crosseval.small.yaml --set systems=lead,oracle,logreg` (README): compare defaults to every pair"
     from citesum_nb.crosseval import CrossEvalParams, compare_pairs
@@ -139,7 +139,7 @@ def test_bias_bad_input(tmp_path):
     assert r.returncode == 2 and "dataset not found" in r.stderr
 
 
-@pytest.mark.documents("citesum bias --data ../shared/data/scitldr/SciTLDR-A --split test --json")
+@documents("citesum bias --data ../shared/data/scitldr/SciTLDR-A --split test --json")
 def test_bias_on_scitldr_test():
     "The released code's protocol (one pair per paper: the author-written TLDR; spaCy tokens; lookup lemmas), as nbs/11_bias reports it"
     d = need_shared("scitldr")/"SciTLDR-A"

@@ -7,7 +7,7 @@ import pytest
 import yaml
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from conftest import ROOT, citesum
+from conftest import ROOT, citesum, documents
 from citesum_nb.core import CitesumError
 from citesum_nb.docs import check_links, mixed_import_cells
 from citesum_nb.run_index import write_run_index
@@ -24,7 +24,7 @@ def site(docs_site):
     return Path(docs_site["site"]), docs_site["stdout"], docs_site["seconds"]
 
 
-@pytest.mark.documents("citesum docs --out _docs")   # the docs_site fixture runs it
+@documents("citesum docs --out _docs")   # the docs_site fixture runs it
 def test_every_notebook_and_module_has_a_page_and_every_link_resolves(site):
     out, stdout, seconds = site
     print(f"site built in {seconds:.0f} s: {stdout.strip().splitlines()[-2:]}")

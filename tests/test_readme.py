@@ -6,7 +6,7 @@ beside the copy and every other command runs and must exit 0. A command marked `
 S2ORC release, many minutes of CPU) is checked without running it: `citesum run` plans it (`--dry-run`: every parameter and path checked),
 any other command shows its `--help`. A benchmark of `bench/README.md` (`python bench/*.py`) shows its `--help` here; its
 figures are measured by running it (`bench/README.md`). A few commands are run by another test, marked
-`@pytest.mark.documents(command)`. The set-up commands (venv, pip) and the test command are the ones `.ci/run` runs.
+`@documents(command)` (tests/conftest.py). The set-up commands (venv, pip) and the test command are the ones `.ci/run` runs.
 """
 import json, os, re, shlex, subprocess, sys, time
 from pathlib import Path
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, citesum, need_shared
+from conftest import DOCUMENTED, ROOT, citesum, need_shared
 from figures_shown import unshown_figures
 from test_run import noisy_outputs
 
@@ -94,16 +94,11 @@ def test_setup_and_test_commands_are_what_ci_runs():
     assert re.search(r'^home="\$HOME/[^"/]* [^"/]*"$', ci, re.M) and 'cd "$home/citesum-nb"' in ci   # in a clone where users keep theirs
 
 
-def documented_elsewhere(session)->dict:
-    "{command: test} for the collected tests marked `@pytest.mark.documents(command)`: README commands that another test runs"
-    return {m.args[0]: i.nodeid for i in session.items for m in i.iter_markers("documents")}
-
-
-def test_commands_run_elsewhere_are_documented(request):
-    "A test that says it runs a README command names one the READMEs still document"
+def test_commands_run_elsewhere_are_documented():
+    "A test that says it runs a README command (`@documents`) names one the READMEs still document"
     documented = {c for c, *_ in COMMANDS}
-    stale = {cmd: test for cmd, test in documented_elsewhere(request.session).items() if cmd not in documented}
-    assert stale == {}, f"marked @pytest.mark.documents, but no README documents the command: {stale}"
+    stale = {cmd: test for cmd, test in DOCUMENTED.items() if cmd not in documented}
+    assert stale == {}, f"marked @documents, but no README documents the command: {stale}"
 
 
 def _env(clone:Path)->dict:
@@ -164,9 +159,9 @@ def _check(cmd:str, comment:str, where:str, clone:Path, helps:set, elsewhere:dic
     if kind == "help": assert "usage:" in r.stdout; helps.add(run)
 
 
-def test_documented_commands(clone, subtests, request):
+def test_documented_commands(clone, subtests):
     """Every documented command, in the README's order (they build on each other), in the copy after the main job: a line
-    each. A command that a collected test marks `@pytest.mark.documents(...)` is that test's; run alone, this test runs it too."""
-    helps, elsewhere = set(), documented_elsewhere(request.session)
+    each. A command that a collected test runs (`@documents(...)`) is left to it; run alone, this test runs it too."""
+    helps, elsewhere = set(), dict(DOCUMENTED)
     for cmd, comment, where in COMMANDS:
         with subtests.test(msg=cmd[:100]): _check(cmd, comment, where, clone[0], helps, elsewhere)

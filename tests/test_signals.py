@@ -102,6 +102,22 @@ def test_ctrl_c_while_citesum_loads_is_one_line(after, tmp_path, ctrl_c_as_in_a_
     assert not (tmp_path/"out").exists()
 
 
+def test_ctrl_c_once_the_command_has_ended_is_ignored(ctrl_c_as_in_a_terminal):
+    "A Ctrl-C while Python runs the exit clean-up (atexit) of a finished command: its status, no traceback"
+    code = ("import atexit, sys, time\nfrom citesum_nb.entry import start\n"
+            "atexit.register(lambda: (print('cleaning up', flush=True), time.sleep(3)))\n"
+            "sys.argv = ['citesum', '--version']\nsys.exit(start())")
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        for line in p.stdout:
+            if line.startswith("cleaning up"): break
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None: os.killpg(p.pid, signal.SIGKILL); p.wait()
+    assert p.returncode == 0 and err.strip() == "", (p.returncode, err[-2000:])
+
+
 def _launch(tmp_path, wait:str)->tuple:
     "`citesum train` as rank 0 of a two-process launch whose other process never comes (its port, its process)"
     import socket

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from citesum_nb.docs import nbdev_settings
-from conftest import DEMO, ROOT, user_env
+from conftest import DEMO, ROOT, documents, user_env
 
 # Library caches a fresh HOME may get from the tools the demo runs (IPython's profile, matplotlib's font cache, ...):
 # they are the libraries' own, outside our control; anything else outside the working folder is ours, and a bug.
@@ -92,7 +92,7 @@ def _plan(folder:Path, env:dict, venv:Path)->list:
     return out.replace(str(folder.resolve()), "<project>").splitlines()
 
 
-@pytest.mark.documents("citesum init DIR")
+@documents("citesum init DIR")
 def test_init_gives_a_folder_where_the_same_demo_is_planned(demo, wheel_env, tmp_path):
     "`citesum init .` in an empty folder writes the checkout's notebooks and parameter files, and the demo's plan there is the clone's"
     venv = Path(wheel_env["venv"])
