@@ -139,9 +139,9 @@ def test_main_job_runs_in_a_clone_without_shared_data(clone):
     assert all(re.search(rf'<td>{re.escape(s["name"])}</td><td>ok</td><td class="num">\d', index) for s in plan)   # every step's duration
 
 
-def _check(cmd:str, comment:str, where:str, clone:Path, helps:set, elsewhere:dict):
+def _check(cmd:str, comment:str, where:str, clone:Path, helps:set):
     "One documented command in the copy with ../shared beside it: it runs and exits 0 (or shows its --help, or is planned)"
-    kind, run = how_to_check(cmd, comment, where, elsewhere)
+    kind, run = how_to_check(cmd, comment, where, DOCUMENTED)
     if kind in ("setup", "tests", "elsewhere", "needs") or cmd.startswith("citesum run params/runs/demo.yaml"):
         return   # checked by the tests above, by .ci/run, and by the fixture
     shared = clone.parent/"shared"      # ../shared, as the commands name it
@@ -162,6 +162,6 @@ def _check(cmd:str, comment:str, where:str, clone:Path, helps:set, elsewhere:dic
 def test_documented_commands(clone, subtests):
     """Every documented command, in the README's order (they build on each other), in the copy after the main job: a line
     each. A command that a collected test runs (`@documents(...)`) is left to it; run alone, this test runs it too."""
-    helps, elsewhere = set(), dict(DOCUMENTED)
+    helps = set()
     for cmd, comment, where in COMMANDS:
-        with subtests.test(msg=cmd[:100]): _check(cmd, comment, where, clone[0], helps, elsewhere)
+        with subtests.test(msg=cmd[:100]): _check(cmd, comment, where, clone[0], helps)
