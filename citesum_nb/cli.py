@@ -11,8 +11,8 @@ import argparse, contextlib, gzip, itertools, json, os, shutil, signal, sys, thr
 from collections.abc import Iterable
 from pathlib import Path
 
-from .core import (CitesumError, claim_file, claim_folder, ensure_dir, escape_controls, output_file, output_folder, save_table,
-                             standard_json, write_jsonl, write_marker)
+from .core import (CitesumError, Terminated, claim_file, claim_folder, ensure_dir, escape_controls, output_file, output_folder,
+                             raise_terminated, save_table, standard_json, stops_noted, write_jsonl, write_marker)
 from .params import CommandParser, stage_parser, stage_values
 from .run import run_cli
 from .tools import (abstraction_cli, add_options, baseline_cli, bias_cli, card_cli, docs_cli, eval_cli, human_eval_cli,
@@ -31,8 +31,6 @@ class CliParams(StageParams):
     out_dir: FilePath = "../runs/demo/15b_cli"  # scratch folder of the examples below
 
 # %% ../nbs/15b_cli.ipynb #2c45719f
-def _terminate(signum, frame): raise _Terminated()   # SIGTERM: a KeyboardInterrupt told apart (`_Terminated`, below)
-
 def _line(s)->str:
     "`s` as one line on a terminal: line breaks and control characters written as escapes (`escape_controls`), so a path holding them runs nothing"
     return escape_controls(str(s)).replace("\n", "\\n")
@@ -40,7 +38,7 @@ def _line(s)->str:
 def _dispatch(argv:list|None)->int:
     "Run the command `argv` names; its errors become one line on stderr and an exit status"
     if argv is None and threading.current_thread() is threading.main_thread():   # the console command, not a call from Python
-        signal.signal(signal.SIGTERM, _terminate)   # SIGTERM unwinds like Ctrl-C: clean-up code runs, no half-written output stays
+        signal.signal(signal.SIGTERM, raise_terminated)   # SIGTERM unwinds like Ctrl-C: clean-up code runs, no half-written output stays
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv: print(_usage(), file=sys.stderr); return 2   # no command: a usage error
     if argv[0] in ("-h", "--help"): print(_usage()); return 0
@@ -51,11 +49,11 @@ def _dispatch(argv:list|None)->int:
     if fn is None:
         print(f"citesum: error: unknown command '{_line(name)}' (choose from {', '.join(map(command_name, COMMANDS))})", file=sys.stderr); return 2
     try:
-        rc = fn(rest)
+        with stops_noted(): rc = fn(rest)   # a stop is noted too, so that one Python swallowed still ends the command (`00_core`)
     except CitesumError as e:
         print(f"citesum {name}: error: {_line(e)}", file=sys.stderr); return 2
     except KeyboardInterrupt as e:   # 128 + the signal, as a shell reports it; what the command says of where it stopped, after
-        sig = signal.SIGTERM if isinstance(e, _Terminated) else signal.SIGINT
+        sig = signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT
         print(f"citesum {name}: interrupted by {sig.name}" + (f" {_line(e)}" if str(e) else ""), file=sys.stderr); return 128 + sig
     except BrokenPipeError: raise
     except OSError as e:   # a read-only folder, a full disk, a quota: one line naming the path, not a traceback
@@ -110,10 +108,6 @@ def _out_folder(prog:str, out, p, given:set, sub:str="")->Path:
 
 
 
-# %% ../nbs/15b_cli.ipynb #5bfd53ad
-class _Terminated(KeyboardInterrupt): "SIGTERM, raised like Ctrl-C so that every `finally` runs"
-def _raise_terminated(signum, frame): raise _Terminated()
-
 # %% ../nbs/15b_cli.ipynb #a550b74b
 def stage_command(cls,                  # the stage's parameter class
                   command:str,          # the command: its parser is `citesum <command>`
@@ -147,10 +141,11 @@ def build_cli(argv:list|None=None)->int:
     _check_s2orc(p.s2orc_dir)
     out = _out_folder("citesum build", a.out, p, given, "dataset")
     main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _raise_terminated) if main_thread else None
-    try: report = build_citesum(p, out, progress=not a.quiet, overwrite=a.overwrite)
+    previous = signal.signal(signal.SIGTERM, raise_terminated) if main_thread else None
+    try:
+        with stops_noted(): report = build_citesum(p, out, progress=not a.quiet, overwrite=a.overwrite)   # noted under this handler
     except KeyboardInterrupt as e:
-        sig = signal.SIGTERM if isinstance(e, _Terminated) else signal.SIGINT
+        sig = signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT
         print(f"citesum build: interrupted by {sig.name}; the unfinished build was removed and {_line(out)} was left as it was", file=sys.stderr)
         return 128 + sig
     finally:

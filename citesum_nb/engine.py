@@ -13,7 +13,7 @@ import dask
 from dask.diagnostics import ProgressBar
 from fastcore.basics import patch
 
-from .core import CitesumError, cap_workers
+from .core import CitesumError, cap_workers, check_stop
 
 # %% ../nbs/03a_engine.ipynb #8b55bc46
 @contextlib.contextmanager
@@ -208,6 +208,7 @@ class Engine:
                     if why: raise self._failed(why[0]) from None
                     raise
                 if why: raise self._failed(why[0])
+                check_stop()   # a Ctrl-C or SIGTERM whose exception Python swallowed (in Dask's gc callback, say) ends the wait
                 if self.progress and (finished and drawn or time.monotonic() - t0 >= 1.0):   # bars for steps over a second, as Dask draws them
                     frac = sum(f.done() for f in fs) / max(1, len(fs)); bar = "#" * int(40 * frac)
                     out.write(f"\r[{bar:<40}] | {frac * 100:3.0f}% Completed | {time.monotonic() - t0:4.1f}s"); out.flush(); drawn = True

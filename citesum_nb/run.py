@@ -9,12 +9,12 @@ __all__ = ['RunParams', 'STEP_KEYS', 'BATCH_ENV', 'BATCH_WARNINGS', 'INLINE_BACK
            'summarize_run', 'report_notes', 'run_parser', 'run_cli']
 
 # %% ../nbs/15a_run.ipynb #d4cea8c8
-import contextlib, functools, importlib, json, os, re, signal, sys, threading, time
+import contextlib, functools, importlib, json, os, re, sys, threading, time
 from pathlib import Path
 
 import yaml
 
-from .core import CitesumError, claim_folder, ensure_dir, marked_folder, read_marker, write_marker
+from .core import STOPS, CitesumError, check_stop, claim_folder, ensure_dir, marked_folder, read_marker, stops_noted, write_marker
 from .params import (CommandParser, check_identifier, examples_params, file_base, fill_run_dir, is_table, project_root,
                                read_yaml, resolve_paths, row_values, stage_params, table_rows)
 
@@ -203,13 +203,11 @@ def batch_kernel():
             else: os.environ[k] = v
 
 # %% ../nbs/15a_run.ipynb #1c9827bb
-_STOPPED = threading.Event()   # set by a Ctrl-C or SIGTERM while the steps of a run execute (`_stops_noted`)
-
 def _relay(fd:int):
     "Copy what a step's kernel writes on its own standard error to ours until the run is stopped; after that it is dropped"
     with os.fdopen(fd, "rb", buffering=0) as f:
         for chunk in iter(lambda: f.read(65536), b""):
-            if _STOPPED.is_set(): continue
+            if STOPS.signal is not None: continue
             with contextlib.suppress(OSError):   # our standard error closed: nothing to tell
                 while chunk: chunk = chunk[os.write(2, chunk):]
 
@@ -220,7 +218,7 @@ def batch_kernel_manager()->type:
     class BatchKernelManager(AsyncKernelManager):
         async def _async_interrupt_kernel(self):
             "An interrupt asked for (a cell out of time, a stopped run) is sent; the one `shutdown_kernel` sends first is not"
-            if not self.shutting_down or _STOPPED.is_set(): await super()._async_interrupt_kernel()
+            if not self.shutting_down or STOPS.signal is not None: await super()._async_interrupt_kernel()
         async def _async_launch_kernel(self, kernel_cmd, **kw):
             "The kernel, its standard error a pipe read by `_relay`"
             r, w = os.pipe()
@@ -229,24 +227,6 @@ def batch_kernel_manager()->type:
             finally: os.close(w)
             threading.Thread(target=_relay, args=(r,), name="citesum kernel stderr", daemon=True).start()
     return BatchKernelManager
-
-# %% ../nbs/15a_run.ipynb #9c4e2a17
-@contextlib.contextmanager
-def _stops_noted():
-    "Within: a SIGINT or SIGTERM sets `_STOPPED`, then acts as the handler that was there (main thread only; the handlers come back after)"
-    if threading.current_thread() is not threading.main_thread(): yield; return
-    old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
-    def note(signum, frame):
-        _STOPPED.set()
-        if callable(old[signum]): old[signum](signum, frame)
-        elif signum == signal.SIGINT: raise KeyboardInterrupt
-        else: signal.signal(signum, signal.SIG_DFL); signal.raise_signal(signum)   # SIGTERM at its default: the process ends
-    for s, h in old.items():
-        if h not in (signal.SIG_IGN, None): signal.signal(s, note)
-    try: yield
-    finally:
-        for s, h in old.items():
-            if h is not None: signal.signal(s, h)
 
 # %% ../nbs/15a_run.ipynb #b1d3f0a3
 MODULES_TAG = "citesum-modules"   # the tag of the cell appended to each step: it shows the citesum_nb modules the kernel loaded
@@ -317,14 +297,13 @@ def execute_run(run_file,              # run spec (with steps), experiments tabl
     check_kernel(kernel); claim_run_folder(rdir, run_file, mark=True)
     progress, status = sys.stderr.isatty() if progress is None else progress, "ok"
     from citesum_nb.run_index import format_seconds
-    _STOPPED.clear()
-    with marked_folder(rdir, "run"), _stops_noted():   # however it ends, the marker lists every file the run wrote
+    with marked_folder(rdir, "run"), stops_noted():   # however it ends, the marker lists every file the run wrote
         _write_plan(rdir, run_file, plan)
         try:
             for i, s in enumerate(steps, 1):
                 t0, ended = time.time(), "failed"
                 print(f"[{i}/{len(steps)}] {s['name']}", end=" ", flush=True)   # the step's line, ended when it is done
-                try: _execute_step(s, rdir, kernel, log_output, progress); ended = "ok"
+                try: _execute_step(s, rdir, kernel, log_output, progress); check_stop(); ended = "ok"
                 except CitesumError: status = f"failed in {s['name']}"; raise
                 except KeyboardInterrupt: ended = "interrupted"; raise
                 finally:

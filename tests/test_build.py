@@ -498,32 +498,68 @@ def test_out_folder_is_never_clobbered(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty", "out", "prev"], "no temporary folder is left behind"
 
 
-@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
-def test_interrupted_build_leaves_nothing(tmp_path, sig, ctrl_c_as_in_a_terminal):
-    "SIGINT (Ctrl-C: the whole process group) or SIGTERM: one line, no output folder, no temporary folder, no process"
-    import os, signal, subprocess, sys, time
+def _running_build(tmp_path, env=None):
+    "`citesum build --workers 2` on a larger corpus (its own session), once its workers are up and its first pass has begun: (process, its children)"
+    import os, subprocess, sys, time
     import psutil
     corpus = _corpus(tmp_path)
     for k in (2, 3):   # a larger corpus, so that the build is still running when the signal comes
         for sub in ("metadata", "pdf_parses"): shutil.copyfile(corpus/sub/f"{sub}_0.jsonl.gz", corpus/sub/f"{sub}_{k}.jsonl.gz")
     exe = Path(sys.executable).with_name("citesum")
     p = subprocess.Popen([str(exe), "build", "--s2orc", str(corpus), "--out", str(tmp_path/"o"), "--workers", "2", "--quiet"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, env=env or os.environ)
     proc, kids, t0 = psutil.Process(p.pid), [], time.time()
     while time.time() - t0 < 120 and p.poll() is None:   # until the workers are up and the first pass has begun
         kids = proc.children(recursive=True)
         if len(kids) >= 2 and any((d/"_work").exists() for d in tmp_path.glob(".o.*")): break
         time.sleep(0.02)
     assert p.poll() is None, "the build ended before it could be interrupted"
-    if sig == "SIGINT": os.killpg(p.pid, signal.SIGINT)
-    else: p.send_signal(signal.SIGTERM)
+    return p, kids
+
+
+def _ended_leaving_nothing(p, kids, tmp_path, sig, beside=("cs",)):
+    "The build `p` ended by `sig`: its status, one line, no output or temporary folder, no process left"
+    import time
+    import psutil
     out, err = p.communicate(timeout=120)
-    assert p.returncode != 0, (p.returncode, err[-3000:])
-    assert len(err.strip().splitlines()) == 1 and "interrupted" in err, err
-    assert sorted(d.name for d in tmp_path.iterdir()) == ["cs"], "neither the output nor a temporary folder is left"
+    assert p.returncode == 128 + sig, (p.returncode, err[-3000:])
+    assert len(err.strip().splitlines()) == 1 and f"interrupted by {sig.name}" in err, err
+    assert sorted(d.name for d in tmp_path.iterdir()) == sorted(beside), "neither the output nor a temporary folder is left"
     time.sleep(1)
     alive = [k.pid for k in kids if k.is_running() and k.status() != psutil.STATUS_ZOMBIE]
     assert not alive, f"processes left behind: {alive}"
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_interrupted_build_leaves_nothing(tmp_path, sig, ctrl_c_as_in_a_terminal):
+    "SIGINT (Ctrl-C: the whole process group) or SIGTERM: one line, no output folder, no temporary folder, no process"
+    import os, signal
+    p, kids = _running_build(tmp_path)
+    if sig == "SIGINT": os.killpg(p.pid, signal.SIGINT)
+    else: p.send_signal(signal.SIGTERM)
+    _ended_leaving_nothing(p, kids, tmp_path, signal.Signals[sig])
+
+
+GC_HOOK = """
+import gc, multiprocessing, os, threading, time
+def _asleep(phase, info):   # citesum's own main thread, once the test arms it: one long garbage collection, where the signal lands
+    if phase == "start" and threading.current_thread() is threading.main_thread() and multiprocessing.parent_process() is None \\
+            and os.path.exists(os.environ["GC_HOOK"] + ".armed") and not os.path.exists(os.environ["GC_HOOK"] + ".in"):
+        open(os.environ["GC_HOOK"] + ".in", "w").close(); time.sleep(30)
+gc.callbacks.append(_asleep)
+"""
+
+
+def test_a_stop_python_swallows_still_ends_the_build(tmp_path, ctrl_c_as_in_a_terminal):
+    "A SIGTERM whose exception Python swallows (raised in a gc callback, such as the one Dask's scheduler registers) still ends the build as any SIGTERM does"
+    import os, signal, time
+    hook = tmp_path/"hook"; hook.mkdir(); (hook/"sitecustomize.py").write_text(GC_HOOK)   # in every Python process of the build
+    p, kids = _running_build(tmp_path, {**os.environ, "PYTHONPATH": str(hook), "GC_HOOK": str(hook/"gc")})
+    (hook/"gc.armed").touch(); t0 = time.time()
+    while not (hook/"gc.in").exists() and p.poll() is None and time.time() - t0 < 60: time.sleep(0.02)
+    assert (hook/"gc.in").exists(), "the build's main thread collected no garbage while it ran"
+    p.send_signal(signal.SIGTERM)   # lands in the callback's sleep: Python prints "Exception ignored in ..." and goes on
+    _ended_leaving_nothing(p, kids, tmp_path, signal.SIGTERM, beside=("cs", "hook"))
 
 
 # ------------------------------------------------------------------ a real Dask cluster: scheduler and workers as separate processes

@@ -208,19 +208,19 @@ def test_a_stopped_run_ends_in_one_line(tmp_path, sig, ctrl_c_as_in_a_terminal):
 @pytest.mark.parametrize("seed", range(6))
 def test_stops_are_noted_then_handled_as_before(seed, ctrl_c_as_in_a_terminal):
     "While a run's steps execute, a SIGINT or SIGTERM sets the stop flag, then does what the handler before did; an ignored one stays ignored"
-    from citesum_nb.run import _STOPPED, _stops_noted
+    from citesum_nb.core import STOPS, stops_noted
     rng = random.Random(seed); sig = rng.choice([signal.SIGINT, signal.SIGTERM]); ignored = rng.random() < 0.3
     class Seen(Exception): pass
     def before(signum, frame): raise Seen(signum)
     old = signal.signal(sig, signal.SIG_IGN if ignored else before)
     try:
-        with _stops_noted():
+        with stops_noted():
             if ignored: signal.raise_signal(sig); time.sleep(0.05)
             else:
                 with pytest.raises(Seen): signal.raise_signal(sig)
-        assert _STOPPED.is_set() is not ignored
+        assert (STOPS.signal == sig) is not ignored
         assert signal.getsignal(sig) is (signal.SIG_IGN if ignored else before)
-    finally: signal.signal(sig, old); _STOPPED.clear()
+    finally: signal.signal(sig, old)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
