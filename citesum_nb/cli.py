@@ -151,9 +151,15 @@ def build_cli(argv:list|None=None)->int:
     finally:
         if main_thread: signal.signal(signal.SIGTERM, previous)
     from citesum_nb.cards import dataset_card
-    card = dataset_card(out, argv)   # README.md: the Hugging Face dataset card, with this very command
-    print((out/"report.md").read_text())
-    print(f"dataset written to {out.resolve()} (dataset card: {card.name})")
+    try:
+        card = dataset_card(out, argv)   # README.md: the Hugging Face dataset card, with this very command
+        print((out/"report.md").read_text())
+        print(f"dataset written to {out.resolve()} (dataset card: {card.name})")
+    except KeyboardInterrupt as e:   # the build is in place: say so, and what is missing
+        sig = signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT
+        left = "" if (out/"README.md").exists() else f"; its card is not (`citesum card dataset {_line(out)}` writes it)"
+        print(f"citesum build: interrupted by {sig.name} after the whole build was written to {_line(out)}{left}", file=sys.stderr)
+        return 128 + sig
     if damage_summary(report): print(f"citesum build: damaged input: {damage_summary(report)} (see {out/'report.md'})", file=sys.stderr)
     return 1 if a.strict and damage_summary(report) else 0
 

@@ -540,6 +540,24 @@ def test_interrupted_build_leaves_nothing(tmp_path, sig, ctrl_c_as_in_a_terminal
     _ended_leaving_nothing(p, kids, tmp_path, signal.Signals[sig])
 
 
+def test_a_stop_after_the_build_is_in_place_says_so(tmp_path, monkeypatch):
+    "Ctrl-C or SIGTERM while the dataset card is written (the build already in place): one line that says the build is whole and how to write its card"
+    import signal
+    from citesum_nb import cards
+    from citesum_nb.core import Terminated
+    for exc, sig in ((KeyboardInterrupt, signal.SIGINT), (Terminated, signal.SIGTERM)):
+        def interrupted(*a, **k): raise exc()
+        monkeypatch.setattr(cards, "dataset_card", interrupted)
+        out = tmp_path/sig.name
+        r = citesum("build", "--out", out, "--scheduler", "synchronous", "--quiet", check=False)
+        assert r.returncode == 128 + sig and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert f"interrupted by {sig.name} after the whole build was written to {out}" in r.stderr and f"citesum card dataset {out}" in r.stderr, r.stderr
+        assert (out/"train.jsonl").exists() and (out/"report.json").exists() and not (out/"README.md").exists()
+        monkeypatch.undo()
+        citesum("card", "dataset", out)   # the command it names writes the card
+        assert (out/"README.md").exists()
+
+
 GC_HOOK = """
 import gc, multiprocessing, os, threading, time
 def _asleep(phase, info):   # citesum's own main thread, once the test arms it: one long garbage collection, where the signal lands
