@@ -21,7 +21,6 @@ from .evaluate import paired_significance
 from .cloze import SPLITS, ClozeParams, build_cloze, published_numbers
 from .cloze_baselines import bm25_stats, extract, first_words, load_cloze
 from .models import ARCHS, check_model_folder, decoder_start_ids, generate, make_tiny_model
-from .train import train_seq2seq
 from .train_settings import TrainSettings
 
 # %% ../nbs/10b_cloze_model.ipynb #7a8bee8f
@@ -143,6 +142,7 @@ def _train(p:ClozeModelParams, pairs:dict, out:Path):
     model = p.model_name_or_path or make_tiny_model([e[k] for e in pairs["train"] for k in ("src", "tgt")], out/"tiny_model",
                                                     arch=p.tiny_arch, seed=p.seed)
     val = pairs["validation"] if p.context != "prefix" and pairs["validation"] else None
+    from citesum_nb.train import train_seq2seq   # torch and transformers: loaded by a run that trains, not by `--help`
     with _quiet_transformers():
         m = train_seq2seq(pairs["train"], val, model, out/"model", test_ds=[], settings=TrainSettings.of(p))
     return out/"model"/"best", m

@@ -30,7 +30,6 @@ from .metrics import RougeTokenizer, ngram_score, ngrams, per_example_rouge
 from .evaluate import HEURISTIC_RE, overlap_report
 from .build import split_without_leakage, build_sample_dataset
 from .models import ARCHS, check_model_folder, generate, make_tiny_model
-from .train import train_seq2seq
 from .train_settings import TrainSettings
 
 # %% ../nbs/11a_crosseval.ipynb #5e3d6790
@@ -442,6 +441,7 @@ class Seq2SeqSystem:
     def __init__(self, p:CrossEvalParams): self.p, self.path = p, None
     def fit(self, train, work_dir):
         import datasets
+        from citesum_nb.train import train_seq2seq   # torch and transformers: loaded by a run that trains, not by `--help`
         p, work = self.p, ensure_dir(work_dir)
         model = p.model_name_or_path or make_tiny_model(train.to_list(), work/"tiny_model", arch=p.tiny_arch, seed=p.seed)
         pairs = datasets.Dataset.from_dict({"src": list(train["src"]), "tgt": [t[0] for t in train["tgt"]]})

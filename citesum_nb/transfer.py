@@ -25,7 +25,7 @@ from .citations import post_process
 from .data import find_split_file, load_split
 from .metrics import rouge_scores
 from .models import ARCHS, GENERATION_PRESETS, NOT_PRETRAINED_NOTE, TARGETS, generate, is_not_pretrained, make_tiny_model, model_inputs
-from .train import PAPER_TABLES, train_seq2seq
+from .train_settings import PAPER_TABLES
 from .train_settings import TrainSettings
 
 # %% ../nbs/07_transfer.ipynb #5093e048
@@ -315,6 +315,7 @@ def _training_record(spec:dict)->dict:
 
 # %% ../nbs/07_transfer.ipynb #5a42d3cd
 def _fine_tune(train_ds, dev_ds, model, out_dir, seed:int, spec:dict)->dict:
+    from citesum_nb.train import train_seq2seq   # torch and transformers: loaded by a run that trains, not by `--help`
     info = train_seq2seq(train_ds, dev_ds, str(model), str(out_dir), test_ds=[], settings=TrainSettings.of({**spec, "seed": seed}))
     return {**{k: v for k, v in info.items() if isinstance(v, (str, int, float, bool, type(None)))}, "model_used": str(Path(out_dir)/"best")}
 

@@ -8,7 +8,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("torch", "transformers", "datasets", "seaborn", "sklearn")
-LIGHT = ("models", "train_settings", "train", "transfer", "cloze_model", "crosseval", "summarize")   # their parameter classes make `--help`
+LIGHT = ("models", "train_settings", "transfer", "cloze_model", "crosseval", "summarize")   # their parameter classes make `--help`
 
 
 def notebook_of()->dict:
@@ -81,7 +81,7 @@ def test_graph_check_finds_what_it_looks_for():
 def test_parameter_classes_import_without_deep_learning_libraries():
     "`citesum <command> --help` is written from these classes: importing them must not load torch, transformers, datasets, seaborn or scikit-learn"
     code = (f"import sys; import {', '.join('citesum_nb.' + m for m in LIGHT)}; "
-            "from citesum_nb.train import TrainParams; from citesum_nb.transfer import TransferParams; "
+            "from citesum_nb.train_settings import TrainParams; from citesum_nb.transfer import TransferParams; "
             "from citesum_nb.cloze_model import ClozeModelParams; from citesum_nb.crosseval import CrossEvalParams; "
             "from citesum_nb.summarize import SummarizeParams; TransferParams.from_dict({'patience': 3}); "
             f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
@@ -93,7 +93,7 @@ def test_parameter_classes_import_without_deep_learning_libraries():
 def test_every_training_stage_takes_every_trainer_setting_with_one_type():
     "One TrainSettings for every stage that trains; a name shared by two of these classes has one type"
     from citesum_nb.train_settings import TrainSettings
-    from citesum_nb.train import TrainParams
+    from citesum_nb.train_settings import TrainParams
     from citesum_nb.transfer import TransferParams
     from citesum_nb.cloze_model import ClozeModelParams
     from citesum_nb.crosseval import CrossEvalParams

@@ -164,12 +164,12 @@ def _spec(where:str, name:str, sandbox:Path)->Path:
 def test_no_name_leads_a_run_out_of_its_folder(tmp_path, where):
     "Every malicious step name, row id or notebook name is refused by the plan (--dry-run too), before anything is written"
     from citesum_nb.core import CitesumError
-    from citesum_nb.run import execute_run, run_cli
+    from citesum_nb.run import execute_run, run_command
     sandbox = tmp_path/"sandbox"/"a"/"b"/"c"; sandbox.mkdir(parents=True)
     for name in MALICIOUS:
         if not name and where.endswith("step name"): continue   # `name: ""` gives no name: the step keeps its default one
         f = _spec(where, name, sandbox)
-        for call in (lambda: run_cli([str(f), "--project", str(ROOT), "--dry-run"]), lambda: execute_run(f, root=ROOT, progress=False)):
+        for call in (lambda: run_command([str(f), "--project", str(ROOT), "--dry-run"]), lambda: execute_run(f, root=ROOT, progress=False)):
             with pytest.raises(CitesumError, match="is not an identifier|must be text"): call()   # a blank name: refused by its type
         assert not (sandbox/"run").exists(), repr(name)
     written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
@@ -197,7 +197,7 @@ def _commands()->list:
            [["cloze"], ["cloze", "build"], ["cloze", "baseline"], ["human-eval"], ["human-eval", "sample"], ["human-eval", "summarize"]]
 
 
-STAGE_COMMANDS = {"build": ("citesum_nb.build", "BuildParams"), "train": ("citesum_nb.train", "TrainParams"),
+STAGE_COMMANDS = {"build": ("citesum_nb.build", "BuildParams"), "train": ("citesum_nb.train_settings", "TrainParams"),
                   "transfer": ("citesum_nb.transfer", "TransferParams"), "resolve": ("citesum_nb.resolve", "ResolveParams"),
                   "cloze build": ("citesum_nb.cloze", "ClozeParams"), "crosseval": ("citesum_nb.crosseval", "CrossEvalParams"),
                   "summarize": ("citesum_nb.summarize", "SummarizeParams")}

@@ -83,7 +83,7 @@ def test_ctrl_c_while_the_workers_start_ends_the_build(tmp_path, ctrl_c_as_in_a_
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("after", ["numpy", "pandas", "citesum_nb.core", "citesum_nb.params", "citesum_nb.run"])
+@pytest.mark.parametrize("after", ["numpy", "pandas", "citesum_nb.core", "citesum_nb.params", "citesum_nb.tools"])
 def test_ctrl_c_while_citesum_loads_is_one_line(after, tmp_path, ctrl_c_as_in_a_terminal):
     """A terminal's Ctrl-C at points through the command's imports (`start` imports them; each point read from
     `-X importtime`): status 130, one line"""
