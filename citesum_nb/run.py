@@ -26,10 +26,14 @@ RunParams = examples_params("RunParams", "15a_run")
 def stage_class(stem:str,         # a notebook stem, e.g. "07_transfer"
                 nbs:Path,         # the project's nbs/ folder
                ):
-    "The `StageParams` class of a notebook (found through its `default_exp` module); `CitesumError` if it has none"
+    "The `StageParams` class of a notebook (found through the module it imports a `...Params` class from, else its `default_exp` module); `CitesumError` if it has none"
     nb = Path(nbs)/f"{check_identifier(stem, 'notebook')}.ipynb"
     if not nb.exists(): raise CitesumError(f"notebook {nb} not found")
-    m = re.search(r"#\|\s*default_exp:?\s*(\w+)", nb.read_text())
+    text = nb.read_text()
+    for mod in re.findall(r"from citesum_nb\.(\w+) import [^\n]*?\w+Params\b", text):   # a class declared in a lighter module
+        importlib.import_module(f"citesum_nb.{mod}")
+        if stage_params(stem): return stage_params(stem)
+    m = re.search(r"#\|\s*default_exp:?\s*(\w+)", text)
     if m: importlib.import_module(f"citesum_nb.{m.group(1)}")
     cls = stage_params(stem)
     if cls is None: raise CitesumError(f"{stem} defines no parameter class (a StageParams with notebook = {stem!r})")
