@@ -184,15 +184,23 @@ def _kept_after_stop(out:Path, replaced:bool)->str:
 
 @contextlib.contextmanager
 def _train_folder(p, overwrite:bool, main:bool=True):
-    "Claim the training run folder `p.out_dir` (see above); `main`: this process marks it and moves a finished run aside"
+    "Claim the training run folder `p.out_dir` (see above); `main`: this process (rank 0) claims and marks it and moves a finished run aside, the others wait for it"
     from citesum_nb.core import marked_folder, temp_beside, write_error
-    out = claim_folder(p.out_dir, "train", [p.data_dir, p.model_name_or_path], overwrite, reuse=True, what="--out-dir")
-    if (out/"metrics.json").exists() and not overwrite:
-        raise CitesumError(f"--out-dir {p.out_dir} holds a finished run of citesum train; pass --overwrite to replace it (nothing was changed)")
-    old, new = None, not (out.is_dir() and os.listdir(out))
-    if main and overwrite and not new: old = out.rename(temp_beside(out, folder=False).with_suffix(".old"))
+    from citesum_nb.train import main_process_does
+    marker = contextlib.ExitStack()
+    def claim():
+        out = claim_folder(p.out_dir, "train", [p.data_dir, p.model_name_or_path], overwrite, reuse=True, what="--out-dir")
+        if (out/"metrics.json").exists() and not overwrite:
+            raise CitesumError(f"--out-dir {p.out_dir} holds a finished run of citesum train; pass --overwrite to replace it (nothing was changed)")
+        new = not (out.is_dir() and os.listdir(out))
+        old = out.rename(temp_beside(out, folder=False).with_suffix(".old")) if overwrite and not new else None
+        marker.enter_context(marked_folder(out, "train"))   # the marker lists every file the run wrote (when the block ends)
+        return out, old, new
+    # one claim for the whole launch: a process that claimed while rank 0 marks the folder would take the marker for a stranger's file
+    out, old, new = main_process_does(claim)
+    if not main: old = None   # rank 0's to restore or remove
     try:
-        with marked_folder(out, "train") if main else contextlib.nullcontext(out): yield out   # the marker lists every file the run wrote
+        with marker: yield out
     except BaseException as e:
         err = write_error(e, out, out)   # a full disk: one line naming the run folder, and no half-written run is left
         if main and (old is not None or (new and err is not None and err.errno in _WRITE_ERRNOS | {errno.EIO})): shutil.rmtree(out, ignore_errors=True)
