@@ -4,10 +4,10 @@
 
 # %% auto #0
 __all__ = ['HF_SPLITS', 'SIZE_CATEGORIES', 'CITESUM_BIBTEX', 'S2ORC_BIBTEX', 'FIELDS', 'LICENSE_NOTE', 'ROUGE_NAMES',
-           'NOT_PRETRAINED_WARNING', 'SHOWN_PARAMS', 'CardsParams', 'split_files', 'size_category', 'dataset_license',
-           'public_arg', 'card_leaks', 'dataset_card_data', 'build_command', 'card_report', 'dataset_card_text',
-           'loaded_card', 'check_dataset_card', 'dataset_card', 'push_dataset', 'test_scores', 'training_data',
-           'model_card_data', 'model_card_text', 'check_model_card', 'model_card', 'push_model']
+           'NOT_PRETRAINED_WARNING', 'SHOWN_PARAMS', 'MODEL_CARD', 'CardsParams', 'split_files', 'size_category',
+           'dataset_license', 'public_arg', 'card_leaks', 'dataset_card_data', 'build_command', 'card_report',
+           'dataset_card_text', 'loaded_card', 'check_dataset_card', 'dataset_card', 'push_dataset', 'test_scores',
+           'training_data', 'model_card_data', 'model_card_text', 'check_model_card', 'model_card', 'push_model']
 
 # %% ../nbs/13_cards.ipynb #da894aee
 import json, re, shlex
@@ -413,18 +413,9 @@ Summaries can be fluent and wrong: check them against the paper. The model knows
 """
 
 # %% ../nbs/13_cards.ipynb #7b0771f2
-def model_card_text(run_dir, card, name:str|None=None)->str:
-    "The body of a run's model card: what it is, intended use, how to use it, data, parameters, scores, limits, citation"
-    r, m, p = _run_files(run_dir)
-    tiny = "not-pretrained" in (card.tags or [])
-    base = md_escape(card.base_model) if card.base_model else ("a tiny random model (`make_tiny_model`)" if tiny else md_escape(public_arg(m.get('model') or p.get('model_name_or_path') or '?')))
-    prow = "\n".join(f"| `{k}` | {md_escape(p[k])} |" for k in SHOWN_PARAMS if k in p)
-    srow = "\n".join(f"| {n} | {v:.2f} |" for n, v in test_scores(m))
-    td = training_data(r, (card.datasets or [None])[0])
-    counts = ", ".join(f"{m[k]:,} {w}" for k, w in (("n_train", "training"), ("n_eval", "validation"), ("n_predict", "test")) if k in m)
-    return f"""# {md_escape(card.model_name or r.name)}
+MODEL_CARD = """# {title}
 
-{NOT_PRETRAINED_WARNING if tiny else ""}
+{warning}
 
 A CiTES model: {base} fine-tuned on CiteSum to write, from the abstract of a scientific paper, the sentence with which other
 papers cite it — a one-sentence summary (TLDR). Trained with [citesum-nb](https://github.com/citesum-nb/citesum-nb)
@@ -439,30 +430,45 @@ the paper itself. The paper's zero-shot recipe forces the decoder to start with 
 
 ## How to use
 
-{_how_to_use(name or f"path/to/{r.name}/best")}
+{how_to_use}
 
 ## Training data
 
-CiteSum, {md_escape(td['name'])} ({counts or 'sizes not recorded'} examples); its licence: {md_escape(td['license'] or 'not recorded')}.
+CiteSum, {data} ({counts} examples); its licence: {licence}.
 
 ## Training parameters
 
 | parameter | value |
 | --- | --- |
-{prow}
+{params}
 
-Precision {md_escape(m.get('precision', '?'))}, {md_escape(m.get('global_step', '?'))} steps, best checkpoint by validation ROUGE-2 ({md_escape(m.get('best_val_rouge2'))}).
+Precision {precision}, {steps} steps, best checkpoint by validation ROUGE-2 ({best}).
 
 ## Evaluation
 
-Test split, ROUGE F1 (x100, the best over references){"" if card.eval_results else "; not in the card's model-index, whose dataset must be a Hub id: give the uploaded build's id (`citesum card model RUN --dataset user/name`)"}:
+Test split, ROUGE F1 (x100, the best over references){eval_note}:
 
 | metric | score |
 | --- | ---: |
-{srow}
+{scores}
 
-{_model_card_tail(card)}
-"""
+{tail}
+"""   # a model card's body; `model_card_text` fills it in
+
+def model_card_text(run_dir, card, name:str|None=None)->str:
+    "The body of a run's model card (`MODEL_CARD`): what it is, intended use, how to use it, data, parameters, scores, limits, citation"
+    r, m, p = _run_files(run_dir)
+    tiny = "not-pretrained" in (card.tags or [])
+    base = md_escape(card.base_model) if card.base_model else ("a tiny random model (`make_tiny_model`)" if tiny else md_escape(public_arg(m.get('model') or p.get('model_name_or_path') or '?')))
+    td = training_data(r, (card.datasets or [None])[0])
+    counts = ", ".join(f"{m[k]:,} {w}" for k, w in (("n_train", "training"), ("n_eval", "validation"), ("n_predict", "test")) if k in m)
+    no_index = "; not in the card's model-index, whose dataset must be a Hub id: give the uploaded build's id (`citesum card model RUN --dataset user/name`)"
+    return MODEL_CARD.format(
+        title=md_escape(card.model_name or r.name), warning=NOT_PRETRAINED_WARNING if tiny else "", base=base,
+        how_to_use=_how_to_use(name or f"path/to/{r.name}/best"), data=md_escape(td['name']), counts=counts or 'sizes not recorded',
+        licence=md_escape(td['license'] or 'not recorded'), params="\n".join(f"| `{k}` | {md_escape(p[k])} |" for k in SHOWN_PARAMS if k in p),
+        precision=md_escape(m.get('precision', '?')), steps=md_escape(m.get('global_step', '?')), best=md_escape(m.get('best_val_rouge2')),
+        eval_note="" if card.eval_results else no_index, scores="\n".join(f"| {n} | {v:.2f} |" for n, v in test_scores(m)), tail=_model_card_tail(card))
 
 # %% ../nbs/13_cards.ipynb #d28cf9b6
 def check_model_card(path)->object:

@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['VARIANTS', 'TWO_STEP_ROWS', 'PAD', 'UNK', 'CS_TABLE4_PAIRS', 'CS_TABLE5_PAIRS', 'ContentSelectorParams',
            'build_vocab', 'encode_instance', 'collate', 'ContentSelector', 'weighted_bce', 'select_sentences',
-           'load_embeddings', 'predict_selections', 'extract_texts', 'train_selector', 'run_content_selector',
-           'cloze_tables', 'two_step_rows', 'two_step_table']
+           'load_embeddings', 'predict_selections', 'extract_texts', 'selector_inputs', 'train_selector',
+           'run_content_selector', 'cloze_tables', 'two_step_rows', 'two_step_table']
 
 # %% ../nbs/10c_content_selector.ipynb #228baabc
 import copy, json, math, time
@@ -220,20 +220,27 @@ def extract_texts(instances:list, selections:list, max_words:int|None)->list:
     texts = [[document_sentences(x)[j] for j in sel] for x, sel in zip(instances, selections)]
     return [first_words(t, max_words) if max_words else " ".join(t) for t in texts]
 
+# %% ../nbs/10c_content_selector.ipynb #dd692b30
+def selector_inputs(data:dict, vocab:dict, p:ContentSelectorParams)->tuple:
+    "`(training instances with a positive heuristic label, validation instances)`, encoded: what `train_selector` learns from and picks its epoch by"
+    train = [e for e in (encode_instance(x, vocab, p, train=True) for x in data["train"]) if e["labels"].any()]
+    if not train: raise CitesumError("no training instance has a positive heuristic label; nothing to learn from")
+    return train, [encode_instance(x, vocab, p) for x in data["validation"]]
+
 # %% ../nbs/10c_content_selector.ipynb #05146a26
 def _val_r2(model, val:list, enc_val:list, p:ContentSelectorParams)->float:
     sel = predict_selections(model, enc_val, p.max_words, p.batch_size)
     return float(per_example_rouge(extract_texts(val, sel, p.max_words), [x["cloze"] for x in val])["r2_r"].mean())
 
-def train_selector(data:dict, vocab:dict, p:ContentSelectorParams, use_topic:bool=True, use_context:bool=True)->tuple:
+def train_selector(data:dict, vocab:dict, p:ContentSelectorParams, use_topic:bool=True, use_context:bool=True,
+                   encoded:tuple|None=None,  # `selector_inputs(data, vocab, p)`, made once for every variant; None: made here
+                  )->tuple:
     "`(model with the best validation epoch's weights, per-epoch history)` of one variant"
     seed_everything(p.seed); torch.manual_seed(p.seed); rng = np.random.default_rng(p.seed)
     emb = load_embeddings(p.embeddings_file, vocab, p.embed_dim) if p.embeddings_file else None
     model = ContentSelector(len(vocab), p, use_topic, use_context, emb)
     opt = torch.optim.Adam([w for w in model.parameters() if w.requires_grad], lr=p.lr)
-    train = [e for e in (encode_instance(x, vocab, p, train=True) for x in data["train"]) if e["labels"].any()]
-    if not train: raise CitesumError("no training instance has a positive heuristic label; nothing to learn from")
-    enc_val = [encode_instance(x, vocab, p) for x in data["validation"]]
+    train, enc_val = encoded or selector_inputs(data, vocab, p)
     best, hist = (-1.0, -1, None), []
     for epoch in range(int(p.epochs)):
         model.train(); losses = []
@@ -253,11 +260,12 @@ def run_content_selector(p:ContentSelectorParams, data:dict)->dict:
     "Per variant: per-example scores (one sentence, extractive step), extracts of every split, the training history"
     vocab, out = build_vocab(data["train"], p.min_count), {}
     enc = {s: [encode_instance(x, vocab, p) for x in data[s]] for s in SPLITS}
+    inputs = (selector_inputs(data, vocab, p)[0], enc["validation"])   # encoded once: the greedy labels are most of it
     split = cloze_split(p.split)
     refs = [x["cloze"] for x in data[split]]
     for name in p.variants:
         t0 = time.time()
-        model, hist = train_selector(data, vocab, p, *VARIANTS[name])
+        model, hist = train_selector(data, vocab, p, *VARIANTS[name], encoded=inputs)
         one = extract_texts(data[split], predict_selections(model, enc[split], None, p.batch_size), None)
         extracts = {s: extract_texts(data[s], predict_selections(model, enc[s], p.max_words, p.batch_size), p.max_words) for s in SPLITS}
         out[name] = {"one": per_example_rouge(one, refs), "step": per_example_rouge(extracts[split], refs), "predictions": one,

@@ -4,15 +4,15 @@
 
 # %% auto #0
 __all__ = ['WHERE_TO_GET', 'MAX_JSON_DEPTH', 'MAX_INT_DIGITS', 'MAX_ECHO', 'MAX_LINE_BYTES', 'MAX_YAML_VALUES', 'STOPS',
-           'OUTPUT_MARKER', 'forget_connection_file', 'CitesumError', 'sample_corpus_dir', 'published_path',
-           'shared_data', 'skip_note', 'ensure_dir', 'save_table', 'seed_everything', 'md_escape', 'fenced',
-           'code_span', 'escape_controls', 'shell_quote', 'shell_join', 'standard_json', 'decode_text', 'shown',
-           'json_depth', 'load_json', 'load_yaml', 'read_file_within', 'read_json', 'read_yaml_file', 'run_steps',
-           'read_text_lines', 'iter_jsonl', 'read_jsonl', 'write_jsonl', 'Terminated', 'raise_terminated', 'Stops',
-           'check_stop', 'stops_noted', 'real_path', 'read_marker', 'write_marker', 'check_not_input', 'files_below',
-           'claim_folder', 'write_error', 'temp_beside', 'place_folder', 'output_folder', 'marked_folder',
-           'folder_in_place', 'claim_file', 'output_file', 'owned_output', 'note_output', 'available_cores',
-           'cap_workers', 'write_split', 'write_dataset']
+           'QUIET_AFTER_STOP', 'OUTPUT_MARKER', 'forget_connection_file', 'CitesumError', 'sample_corpus_dir',
+           'published_path', 'shared_data', 'skip_note', 'ensure_dir', 'save_table', 'seed_everything', 'md_escape',
+           'fenced', 'code_span', 'escape_controls', 'shell_quote', 'shell_join', 'standard_json', 'decode_text',
+           'shown', 'json_depth', 'load_json', 'load_yaml', 'read_file_within', 'read_json', 'read_yaml_file',
+           'run_steps', 'read_text_lines', 'iter_jsonl', 'read_jsonl', 'write_jsonl', 'Terminated', 'raise_terminated',
+           'Stops', 'check_stop', 'stops_noted', 'real_path', 'read_marker', 'write_marker', 'check_not_input',
+           'files_below', 'claim_folder', 'write_error', 'temp_beside', 'place_folder', 'output_folder',
+           'marked_folder', 'folder_in_place', 'claim_file', 'output_file', 'owned_output', 'note_output',
+           'available_cores', 'cap_workers', 'write_split', 'write_dataset']
 
 # %% ../nbs/00_core.ipynb #08c90ef5
 import errno, gzip, json, os, random, shutil, warnings
@@ -26,7 +26,7 @@ import math, re, sys, zlib
 from typing import Iterator
 import contextlib, secrets, shutil, stat, time
 import reprlib, shlex, yaml
-import signal, threading
+import logging, signal, threading
 from dataclasses import dataclass
 
 # %% ../nbs/00_core.ipynb #ecfdad67
@@ -414,6 +414,7 @@ def stops_noted():
     def quiet(u):   # a noted stop, lost in a callback: `check_stop` raises it, Python need not print it
         if not (issubclass(u.exc_type, KeyboardInterrupt) and STOPS.signal is not None): hook(u)
     if not STOPS.blocks: STOPS.signal = None
+    for name in QUIET_AFTER_STOP: logging.getLogger(name).addFilter(_quiet_after_stop)   # kept after the block (a filter is added once)
     for s, h in old.items():
         if h not in (signal.SIG_IGN, None): signal.signal(s, note)
     STOPS.blocks += 1; sys.unraisablehook = quiet
@@ -422,6 +423,13 @@ def stops_noted():
         STOPS.blocks -= 1; sys.unraisablehook = hook
         for s, h in old.items():
             if h is not None: signal.signal(s, h)
+
+# %% ../nbs/00_core.ipynb #957b6af8
+QUIET_AFTER_STOP = ("asyncio", "papermill", "nbclient", "traitlets")   # the loggers that report a stopped command's work going down
+
+def _quiet_after_stop(record)->bool:
+    "Logging filter: nothing once a stop is noted (`STOPS`)"
+    return STOPS.signal is None
 
 # %% ../nbs/00_core.ipynb #52e35434
 def real_path(path)->Path:

@@ -43,8 +43,9 @@ class _QuietProcess(SpawnProcess):
 
     def run(self):
         if getattr(self, "_stderr_to", None):   # in the worker: Dask's log and tracebacks off the user's terminal
-            with contextlib.suppress(OSError):
-                fd = os.open(self._stderr_to, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600); os.dup2(fd, 2); os.close(fd)
+            try: fd = os.open(self._stderr_to, os.O_WRONLY | os.O_APPEND)   # made by the cluster's process: a worker never makes it again
+            except OSError: fd = os.open(os.devnull, os.O_WRONLY)           # removed: the build has ended, what is left to say is noise
+            os.dup2(fd, 2); os.close(fd)
         super().run()
 
 class _QuietSpawn(SpawnContext): Process = _QuietProcess
@@ -92,6 +93,8 @@ def local_cluster(n_workers:int,           # single-threaded worker processes
     if engine._WORKER_LOG[0] is None:
         engine._WORKER_LOG[0] = os.path.join(tempfile.gettempdir(), f"citesum-workers-{os.getpid()}.log")
         atexit.register(engine._drop_worker_log)
+    with contextlib.suppress(OSError):   # made here (again, after a closed engine removed it); without it, the workers write to /dev/null
+        os.close(os.open(engine._WORKER_LOG[0], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
     env = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}), **WORKER_MALLOC}
     with _signals_held() as held, dask.config.set({"distributed.nanny.pre-spawn-environ": env}):
         for hook in STARTING: hook("before")

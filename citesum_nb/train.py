@@ -8,11 +8,11 @@ __all__ = ['LAUNCH_VARS', 'LAUNCH_WAIT', 'launch_env', 'world', 'is_main_process
            'training_arguments', 'resume_point', 'token_budget_batches', 'padded_tokens', 'deal_batches',
            'TokenBudgetSampler', 'GroupedByLengthSampler', 'tied_missing_keys', 'CitesTrainer', 'token_mean_loss',
            'library_eval_texts', 'make_collator', 'make_trainer', 'MasterWeightsAdamW', 'sorted_by_length', 'unsort',
-           'decode_generated', 'EvalTexts', 'trainer_generate', 'full_val_scores', 'predict_split', 'train_seq2seq',
-           'train_cites', 'write_experiment_record']
+           'decode_generated', 'EvalTexts', 'trainer_generate', 'full_val_scores', 'predict_split', 'heap_frozen',
+           'train_seq2seq', 'train_cites', 'write_experiment_record']
 
 # %% ../nbs/06b_train.ipynb #0db97773
-import json, os, random, sys, time
+import contextlib, gc, json, os, random, sys, time
 from functools import partial
 from pathlib import Path
 from typing import Sequence
@@ -527,6 +527,14 @@ def _examples_per_step(trainer, s:TrainSettings, n_train:int)->float:
     smp, n = trainer.train_batch_sampler, trainer.args.world_size
     return round(n_train / len(smp) * n * s.grad_accum_steps, 2) if smp else float(s.batch_size * s.grad_accum_steps * n)
 
+# %% ../nbs/06b_train.ipynb #09234059
+@contextlib.contextmanager
+def heap_frozen():
+    "While the block runs, garbage collections skip the objects alive before it (gc.freeze); they are unfrozen when it ends"
+    gc.freeze()
+    try: yield
+    finally: gc.unfreeze()
+
 # %% ../nbs/06b_train.ipynb #3720b75d
 def _evaluation(tok, ev:list, s:TrainSettings)->tuple:
     "`(validation set sorted by length, its ROUGE closure, the EvalTexts callback)`; three Nones without validation examples"
@@ -539,7 +547,7 @@ def _fit(trainer, s:TrainSettings, ck_dir:Path)->tuple:
     "Train, resuming where `s.resume_from_checkpoint` says: `(the Trainer's result, the step resumed from, seconds)`"
     resume, resumed_from = resume_point(s.resume_from_checkpoint, ck_dir)
     t0 = time.time()
-    result = trainer.train(resume_from_checkpoint=str(resume) if resume else None)
+    with heap_frozen(): result = trainer.train(resume_from_checkpoint=str(resume) if resume else None)
     return result, resumed_from, time.time() - t0
 
 # %% ../nbs/06b_train.ipynb #66b862bb

@@ -6,11 +6,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]/"tools"))
 from wheel_env import copy_checkout, make_wheel_env   # noqa: E402  (the tool that builds the wheel's environment)
 from in_process import ROOT, citesum   # noqa: E402  (`citesum ARGS` in this process, or as a child process)
+from citesum_nb.entry import lean_process   # noqa: E402
+lean_process()   # the tests run `citesum ARGS` in this process (tools/in_process.py): tuned as the console script tunes its own
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
-os.environ.setdefault("MPLBACKEND", "Agg")
+for k, v in {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "MPLBACKEND": "Agg"}.items():
+    os.environ.setdefault(k, v)   # offline, no windows: as tools/test.sh sets them, for a test run alone
 
 
 DOCUMENTED = {}   # README command -> the test that runs it, filled by `documents` as the test files load (tests/test_readme.py)

@@ -565,6 +565,7 @@ def _asleep(phase, info):   # citesum's own main thread, once the test arms it: 
             and os.path.exists(os.environ["GC_HOOK"] + ".armed") and not os.path.exists(os.environ["GC_HOOK"] + ".in"):
         open(os.environ["GC_HOOK"] + ".in", "w").close(); time.sleep(30)
 gc.callbacks.append(_asleep)
+gc.set_threshold = lambda *a: None   # Python's default thresholds, not citesum's (lean_process): a collection comes within milliseconds
 """
 
 
