@@ -401,6 +401,12 @@ def check_stop():
     "Raise the stop noted while a `stops_noted` block runs (`Terminated` for SIGTERM), in case its handler's exception was swallowed"
     if STOPS.blocks and STOPS.signal is not None: raise Terminated() if STOPS.signal == signal.SIGTERM else KeyboardInterrupt()
 
+QUIET_AFTER_STOP = ("asyncio", "papermill", "nbclient", "traitlets")   # the loggers that report a stopped command's work going down
+
+def _quiet_after_stop(record)->bool:
+    "Logging filter: nothing once a stop is noted (`STOPS`)"
+    return STOPS.signal is None
+
 @contextlib.contextmanager
 def stops_noted():
     "Within (main thread only): SIGINT and SIGTERM are noted in `STOPS`, then act as the handlers that were there; the handlers come back after"
@@ -423,13 +429,6 @@ def stops_noted():
         STOPS.blocks -= 1; sys.unraisablehook = hook
         for s, h in old.items():
             if h is not None: signal.signal(s, h)
-
-# %% ../nbs/00_core.ipynb #957b6af8
-QUIET_AFTER_STOP = ("asyncio", "papermill", "nbclient", "traitlets")   # the loggers that report a stopped command's work going down
-
-def _quiet_after_stop(record)->bool:
-    "Logging filter: nothing once a stop is noted (`STOPS`)"
-    return STOPS.signal is None
 
 # %% ../nbs/00_core.ipynb #52e35434
 def real_path(path)->Path:
