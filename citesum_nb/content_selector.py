@@ -221,11 +221,13 @@ def extract_texts(instances:list, selections:list, max_words:int|None)->list:
     return [first_words(t, max_words) if max_words else " ".join(t) for t in texts]
 
 # %% ../nbs/10c_content_selector.ipynb #dd692b30
-def selector_inputs(data:dict, vocab:dict, p:ContentSelectorParams)->tuple:
+def selector_inputs(data:dict, vocab:dict, p:ContentSelectorParams,
+                    validation:list|None=None,  # the validation split already encoded (`encode_instance`); None: encoded here
+                   )->tuple:
     "`(training instances with a positive heuristic label, validation instances)`, encoded: what `train_selector` learns from and picks its epoch by"
     train = [e for e in (encode_instance(x, vocab, p, train=True) for x in data["train"]) if e["labels"].any()]
     if not train: raise CitesumError("no training instance has a positive heuristic label; nothing to learn from")
-    return train, [encode_instance(x, vocab, p) for x in data["validation"]]
+    return train, [encode_instance(x, vocab, p) for x in data["validation"]] if validation is None else validation
 
 # %% ../nbs/10c_content_selector.ipynb #05146a26
 def _val_r2(model, val:list, enc_val:list, p:ContentSelectorParams)->float:
@@ -260,7 +262,7 @@ def run_content_selector(p:ContentSelectorParams, data:dict)->dict:
     "Per variant: per-example scores (one sentence, extractive step), extracts of every split, the training history"
     vocab, out = build_vocab(data["train"], p.min_count), {}
     enc = {s: [encode_instance(x, vocab, p) for x in data[s]] for s in SPLITS}
-    inputs = (selector_inputs(data, vocab, p)[0], enc["validation"])   # encoded once: the greedy labels are most of it
+    inputs = selector_inputs(data, vocab, p, enc["validation"])   # encoded once: the greedy labels are most of it
     split = cloze_split(p.split)
     refs = [x["cloze"] for x in data[split]]
     for name in p.variants:

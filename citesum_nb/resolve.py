@@ -397,6 +397,7 @@ def resolve_corpus(corpus:Corpus, p:ResolveParams, inlinks:dict|None=None)->pd.D
         cands = {r for d in part for r in d["refs"]}
         batch = {"docs": part, "papers": {r: {k: corpus.papers[r][k] for k in ("title_abstract", "words")} for r in cands},
                  "inlinks": {r: ctx[r] for r in cands if r in ctx}}
+        batch = dask.delayed(batch, traverse=False)   # one argument, neither searched for Dask collections nor hashed for its key
         tasks.append(dask.delayed(resolve_batch, pure=True)(batch, [r.name for r in reps], p.windows, p.scorers, exclude,
                                                            p.text, p.window_count))
     with Engine(p.scheduler, p.workers, p.progress) as eng: parts = eng.compute(*tasks, label=f"resolve: {len(docs)} test documents in {len(tasks)} batches")

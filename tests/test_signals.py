@@ -161,9 +161,10 @@ def test_a_launch_waiting_for_its_peer_honours_ctrl_c(tmp_path, sig, ctrl_c_as_i
     assert time.monotonic() - t0 < 30
 
 
-def _slow_project(tmp_path:Path)->tuple:
+def _slow_project(tmp_path:Path, steps=("slow",), jobs:int=1)->tuple:
     "A project whose one notebook (stem 00_core, for its parameter class) notes that its cell started, sleeps 3 s, and then, however the"
-    "cell ends, notes that its clean-up ran and logs an error on the kernel's own standard error, as a kernel does on its way down"
+    "cell ends, notes that its clean-up ran and logs an error on the kernel's own standard error, as a kernel does on its way down;"
+    "the run spec runs it as each of `steps`, `jobs` at once (none needs another)"
     import nbformat, yaml
     from nbformat.v4 import new_code_cell, new_notebook
     (tmp_path/"proj"/"nbs").mkdir(parents=True)
@@ -173,7 +174,8 @@ def _slow_project(tmp_path:Path)->tuple:
     nbformat.write(new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "python3", "language": "python"}}),
                    tmp_path/"proj"/"nbs"/"00_core.ipynb")
     spec = tmp_path/"slow.yaml"
-    spec.write_text(yaml.safe_dump({"run_dir": str(tmp_path/"run"), "steps": [{"notebook": "00_core", "name": "slow", "parameters": {"out_dir": "{run_dir}/slow"}}]}))
+    spec.write_text(yaml.safe_dump({"run_dir": str(tmp_path/"run"), "jobs": jobs,
+                                    "steps": [{"notebook": "00_core", "name": n, "needs": [], "parameters": {"out_dir": f"{{run_dir}}/{n}"}} for n in steps]}))
     return spec, tmp_path/"proj"
 
 
@@ -203,6 +205,33 @@ def test_a_stopped_run_ends_in_one_line(tmp_path, sig, ctrl_c_as_in_a_terminal):
     assert (tmp_path/"run"/".citesum-output.json").is_file()
     assert kernels and not psutil.wait_procs(kernels, timeout=30)[1]   # the step's kernel ended with the run
     assert (tmp_path/"run"/"slow"/"cleaned_up").exists()               # interrupted, not cut off: the cell's `finally` ran
+
+
+def test_a_run_of_steps_side_by_side_stopped_by_sigterm_ends_in_one_line(tmp_path):
+    "SIGTERM to `citesum run` alone (not to its kernels) while two steps run at once: one line naming both, each kernel interrupted"
+    "(its cell's clean-up runs) and ended, the run log says where"
+    import json, psutil
+    spec, proj = _slow_project(tmp_path, ("slow", "slow2"), jobs=2)
+    exe = str(Path(sys.executable).with_name("citesum"))
+    p = subprocess.Popen([exe, "run", str(spec), "--project", str(proj)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True, cwd=tmp_path)
+    kernels = []
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and p.poll() is None and not all((tmp_path/"run"/n/"started").exists() for n in ("slow", "slow2")):
+            time.sleep(0.1)
+        assert p.poll() is None, p.communicate()
+        kernels = [c for c in psutil.Process(p.pid).children(recursive=True) if "ipykernel" in " ".join(c.cmdline())]
+        os.kill(p.pid, signal.SIGTERM)
+        _, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None: os.killpg(p.pid, signal.SIGKILL); p.wait()
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert p.returncode == 128 + signal.SIGTERM and len(kernels) == 2, err[-3000:]
+    assert len(lines) == 1 and lines[0].startswith("citesum run: interrupted by SIGTERM in steps slow, slow2; the run folder ") and "Traceback" not in err, err[-3000:]
+    assert json.loads((tmp_path/"run"/"run_log.jsonl").read_text().splitlines()[-1])["status"] == "interrupted in slow, slow2"
+    assert not psutil.wait_procs(kernels, timeout=30)[1]
+    assert all((tmp_path/"run"/n/"cleaned_up").exists() for n in ("slow", "slow2"))
 
 
 @pytest.mark.parametrize("seed", range(6))
