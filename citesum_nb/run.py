@@ -359,11 +359,11 @@ def execute_run(run_file,              # run spec (with steps), experiments tabl
                 log_output=False,      # stream notebook output to the terminal
                 progress:bool|None=None,  # papermill's cell bar; None: when stderr is a terminal
                 profile:str|None=None, # profile of the experiments tables, e.g. small (the offline twin)
-                jobs:int|None=None,    # steps run at once, each when the steps it needs have ended (default: the run spec's jobs, else 1)
+                jobs:int=0,            # steps run at once, each when the steps it needs have ended (0: the run spec's jobs, else 1)
                )->Path:
     "Execute the steps of `run_file` with papermill (cwd = nbs/); returns the run folder"
     rdir, plan = plan_run(run_file, root=root, run_dir=run_dir, profile=profile)
-    if jobs is not None and jobs < 1: raise CitesumError(f"--jobs must be at least 1, got {jobs}")
+    if jobs < 0: raise CitesumError(f"--jobs must be at least 1 (0: the run spec's), got {jobs}")
     spec = read_yaml(Path(run_file))
     jobs = jobs or (spec.get("jobs") if "steps" in spec else None) or 1
     steps, started, done, seconds = select_steps(plan, only), time.time(), [], {}
@@ -379,7 +379,9 @@ def execute_run(run_file,              # run spec (with steps), experiments tabl
             if isinstance(e, CitesumError): raise
             # one line says where, and what the run folder keeps (SIGTERM stays SIGTERM: the same class)
             raise type(e)(f"in step{'s' * (len(where) > 1)} {', '.join(where)}; the run folder {rdir} keeps its plan, its log and the steps that ended") from None
-        finally: _log_invocation(rdir, started, only, done, status, seconds)
+        finally:   # in run order, however the steps ended
+            names = [s["name"] for s in steps]
+            _log_invocation(rdir, started, only, [n for n in names if n in done], status, {n: seconds[n] for n in names if n in seconds})
     return rdir
 
 # %% ../nbs/15a_run.ipynb #5c0dbf77
@@ -425,7 +427,6 @@ RUN_OPTIONS = {   # what `execute_run`'s signature cannot say about the options 
     "file":       dict(positional=True, help="run spec (with steps), experiments table or single-notebook parameter file, e.g. params/runs/demo.yaml"),
     "root":       dict(flags=["--project"], dest="project"),   # its help, and --only's, from `execute_run`'s docments
     "only":       dict(nargs="+"),
-    "jobs":       dict(type=int),   # `int|None` in the signature: argparse needs the type
     "dry_run":    dict(action="store_true", help="validate the file and print the steps without running them"),
 }
 

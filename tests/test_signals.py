@@ -179,27 +179,34 @@ def _slow_project(tmp_path:Path, steps=("slow",), jobs:int=1)->tuple:
     return spec, tmp_path/"proj"
 
 
+def _stopped_run(tmp_path:Path, steps:tuple, jobs:int, stop)->tuple:
+    "`(exit status, stderr, its kernels)` of `citesum run` of `_slow_project` (in a session of its own), `stop(process)` called once"
+    "every step's cell has started"
+    import psutil
+    spec, proj = _slow_project(tmp_path, steps, jobs)
+    exe = str(Path(sys.executable).with_name("citesum"))
+    p = subprocess.Popen([exe, "run", str(spec), "--project", str(proj)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and p.poll() is None and not all((tmp_path/"run"/n/"started").exists() for n in steps): time.sleep(0.1)
+        assert p.poll() is None, p.communicate()
+        kernels = [c for c in psutil.Process(p.pid).children(recursive=True) if "ipykernel" in " ".join(c.cmdline())]
+        stop(p)
+        err = p.communicate(timeout=120)[1]
+        return p.returncode, err, kernels
+    finally:
+        if p.poll() is None: os.killpg(p.pid, signal.SIGKILL); p.wait()
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
 def test_a_stopped_run_ends_in_one_line(tmp_path, sig, ctrl_c_as_in_a_terminal):
     "Ctrl-C (SIGINT to the group, as a terminal sends it) or SIGTERM while a step's cell runs: 128 + the signal, one line naming the"
     "step and nothing the kernel says on its way down, the log and marker kept; the cell's clean-up runs and no kernel is left"
     import json, psutil
-    spec, proj = _slow_project(tmp_path)
-    exe = str(Path(sys.executable).with_name("citesum"))
-    p = subprocess.Popen([exe, "run", str(spec), "--project", str(proj)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True, cwd=tmp_path)
-    kernels = []
-    try:
-        deadline = time.monotonic() + 180
-        while time.monotonic() < deadline and p.poll() is None and not (tmp_path/"run"/"slow"/"started").exists(): time.sleep(0.1)
-        assert p.poll() is None, p.communicate()
-        kernels = [c for c in psutil.Process(p.pid).children(recursive=True) if "ipykernel" in " ".join(c.cmdline())]
-        os.killpg(p.pid, sig)
-        _, err = p.communicate(timeout=120)
-    finally:
-        if p.poll() is None: os.killpg(p.pid, signal.SIGKILL); p.wait()
+    status, err, kernels = _stopped_run(tmp_path, ("slow",), 1, lambda p: os.killpg(p.pid, sig))
     lines = [l for l in err.splitlines() if l.strip()]
-    assert p.returncode == 128 + sig, err[-3000:]
+    assert status == 128 + sig, err[-3000:]
     assert len(lines) == 1 and lines[0].startswith(f"citesum run: interrupted by {sig.name} in step slow; the run folder ") and "Traceback" not in err, err[-3000:]
     assert json.loads((tmp_path/"run"/"run_log.jsonl").read_text().splitlines()[-1])["status"] == "interrupted in slow"
     assert (tmp_path/"run"/".citesum-output.json").is_file()
@@ -211,23 +218,9 @@ def test_a_run_of_steps_side_by_side_stopped_by_sigterm_ends_in_one_line(tmp_pat
     "SIGTERM to `citesum run` alone (not to its kernels) while two steps run at once: one line naming both, each kernel interrupted"
     "(its cell's clean-up runs) and ended, the run log says where"
     import json, psutil
-    spec, proj = _slow_project(tmp_path, ("slow", "slow2"), jobs=2)
-    exe = str(Path(sys.executable).with_name("citesum"))
-    p = subprocess.Popen([exe, "run", str(spec), "--project", str(proj)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True, cwd=tmp_path)
-    kernels = []
-    try:
-        deadline = time.monotonic() + 180
-        while time.monotonic() < deadline and p.poll() is None and not all((tmp_path/"run"/n/"started").exists() for n in ("slow", "slow2")):
-            time.sleep(0.1)
-        assert p.poll() is None, p.communicate()
-        kernels = [c for c in psutil.Process(p.pid).children(recursive=True) if "ipykernel" in " ".join(c.cmdline())]
-        os.kill(p.pid, signal.SIGTERM)
-        _, err = p.communicate(timeout=120)
-    finally:
-        if p.poll() is None: os.killpg(p.pid, signal.SIGKILL); p.wait()
+    status, err, kernels = _stopped_run(tmp_path, ("slow", "slow2"), 2, lambda p: os.kill(p.pid, signal.SIGTERM))
     lines = [l for l in err.splitlines() if l.strip()]
-    assert p.returncode == 128 + signal.SIGTERM and len(kernels) == 2, err[-3000:]
+    assert status == 128 + signal.SIGTERM and len(kernels) == 2, err[-3000:]
     assert len(lines) == 1 and lines[0].startswith("citesum run: interrupted by SIGTERM in steps slow, slow2; the run folder ") and "Traceback" not in err, err[-3000:]
     assert json.loads((tmp_path/"run"/"run_log.jsonl").read_text().splitlines()[-1])["status"] == "interrupted in slow, slow2"
     assert not psutil.wait_procs(kernels, timeout=30)[1]
