@@ -304,6 +304,7 @@ def _ready(s:dict, steps:list, ended)->bool:
     needs = names[:names.index(s["name"])] if s.get("needs") is None else s["needs"]
     return all(n in ended for n in needs if n in names)
 
+# %% ../nbs/15a_run.ipynb #803cb6f9
 def stop_kernels(wait_s:float=30):
     "Interrupt the kernels of the steps still running (their cells' clean-up runs, then papermill shuts them down); kill any left after `wait_s`"
     procs = [p for p in (getattr(getattr(km, "provisioner", None), "process", None) for km in list(BatchKernelManager.started))
