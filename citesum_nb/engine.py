@@ -32,11 +32,23 @@ from multiprocessing.context import SpawnContext, SpawnProcess
 
 _WORKER_LOG = [None, False]   # the file the local workers write their standard error to, and whether an error named it (kept)
 
+def _tracker_to(log:str|None):
+    "Start multiprocessing's resource tracker (if it is not running) with its standard error in `log`: what it says when workers"
+    "were killed (\"leaked semaphore objects\") is the workers' business, not the terminal's"
+    from multiprocessing import resource_tracker
+    if not log: return
+    try: fd = os.open(log, os.O_WRONLY | os.O_APPEND)
+    except OSError: fd = os.open(os.devnull, os.O_WRONLY)
+    saved = os.dup(2)
+    try: os.dup2(fd, 2); resource_tracker.ensure_running()   # the tracker inherits fd 2 as it is now (for the moment it starts)
+    finally: os.dup2(saved, 2); os.close(saved); os.close(fd)
+
 class _QuietProcess(SpawnProcess):
     "A spawned worker process that starts with SIGINT blocked and writes its standard error to the workers' log"
     @staticmethod
     def _Popen(process_obj):
         process_obj._stderr_to = _WORKER_LOG[0]
+        _tracker_to(_WORKER_LOG[0])   # started by the first spawn otherwise, with our standard error
         old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})   # the child inherits this thread's mask
         try: return SpawnProcess._Popen(process_obj)
         finally: signal.pthread_sigmask(signal.SIG_SETMASK, old)

@@ -17,7 +17,8 @@ import yaml
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Integer
 
-from .core import STOPS, CitesumError, check_stop, claim_folder, ensure_dir, marked_folder, read_marker, stops_noted, write_marker
+from .core import (STOPS, CitesumError, available_cores, check_stop, claim_folder, ensure_dir, marked_folder, read_marker,
+                             stops_noted, write_marker)
 from .params import (CommandParser, check_identifier, examples_params, file_base, fill_run_dir, is_table, project_root,
                                read_yaml, resolve_paths, row_values, stage_params, table_rows)
 
@@ -372,7 +373,7 @@ def execute_run(run_file,              # run spec (with steps), experiments tabl
     progress, status = (sys.stderr.isatty() if progress is None else progress) and jobs == 1, "ok"   # one bar at a time
     with marked_folder(rdir, "run"), stops_noted():   # however it ends, the marker lists every file the run wrote
         _write_plan(rdir, run_file, plan)
-        threads = 0 if jobs == 1 else max(1, (os.cpu_count() or 1) // jobs)   # side by side, the steps share the cores
+        threads = 0 if jobs == 1 else max(1, available_cores() // jobs)   # side by side, the steps share the cores
         try: run_steps(steps, lambda s: _execute_step(s, rdir, kernel, log_output, progress, threads), jobs, done, seconds)
         except (CitesumError, KeyboardInterrupt) as e:   # where it ended: the steps that began and did not end well, else the next
             where = [s["name"] for s in steps if s["name"] in seconds and s["name"] not in done] or [next(s["name"] for s in steps if s["name"] not in done)]
