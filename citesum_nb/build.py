@@ -24,7 +24,8 @@ import numpy as np
 import pandas as pd
 import dask
 
-from .core import CitesumError, claim_folder, ensure_dir, place_folder, sample_corpus_dir, temp_beside, write_dataset, write_jsonl, write_split
+from .core import CitesumError, ensure_dir, sample_corpus_dir, write_dataset, write_jsonl, write_split
+from .outputs import claim_folder, place_folder, temp_beside
 from .metrics import RecallScorer, rouge_recall
 from .s2orc import BadInputLog, find_shards, checked_line_views, line_views, fast_paper_id, has_related_work, parse_fulltext, parse_metadata
 from .s2orc import MAX_LINE_BYTES, check_json_lines, unpaired_shards

@@ -17,8 +17,9 @@ from typing import ClassVar
 
 import yaml
 
-from .core import (CitesumError, code_span, escape_controls, fenced, md_escape, note_output, output_file, owned_output, read_json,
-                             read_marker, read_yaml_file, sample_corpus_dir, shell_join, shell_quote, write_marker)
+from .core import (CitesumError, code_span, escape_controls, fenced, md_escape, read_json, read_yaml_file, sample_corpus_dir,
+                             shell_join, shell_quote)
+from .outputs import note_output, output_file, owned_output, read_marker, write_marker
 from .params import StageParams
 
 # %% ../nbs/13_cards.ipynb #ca74f226

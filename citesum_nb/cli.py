@@ -11,8 +11,9 @@ import argparse, contextlib, gzip, itertools, json, os, shutil, signal, sys, thr
 from collections.abc import Iterable
 from pathlib import Path
 
-from .core import (CitesumError, Terminated, claim_file, claim_folder, ensure_dir, escape_controls, output_file, output_folder,
-                             raise_terminated, save_table, standard_json, stops_noted, write_jsonl, write_marker)
+from .core import (CitesumError, Terminated, ensure_dir, escape_controls, raise_terminated, save_table, standard_json,
+                             stops_noted, write_jsonl)
+from .outputs import claim_file, claim_folder, output_file, output_folder, write_marker
 from .params import CommandParser, stage_parser, stage_values
 from .tools import (abstraction_cli, add_options, baseline_cli, bias_cli, card_cli, docs_cli, eval_cli, human_eval_cli,
                               init_cli, overlap_cli, signature_options, tiny_model_cli)
@@ -185,7 +186,7 @@ def _kept_after_stop(out:Path, replaced:bool)->str:
 @contextlib.contextmanager
 def _train_folder(p, overwrite:bool, main:bool=True):
     "Claim the training run folder `p.out_dir` (see above); `main`: this process (rank 0) claims and marks it and moves a finished run aside, the others wait for it"
-    from citesum_nb.core import marked_folder, temp_beside, write_error
+    from citesum_nb.outputs import marked_folder, temp_beside, write_error
     from citesum_nb.train import main_process_does
     marker = contextlib.ExitStack()
     def claim():
@@ -247,7 +248,7 @@ def transfer_cli(argv:list|None=None)->int:
                       overwrite="replace a previous output of citesum transfer in --out-dir (nothing else is ever replaced)").parse_args(argv)
     p, given = stage_values(a)
     _out_folder("citesum transfer", None, p, given)
-    from citesum_nb.core import folder_in_place
+    from citesum_nb.outputs import folder_in_place
     with folder_in_place(p.out_dir, "transfer", [p.data_dir, p.model_name_or_path, p.dataset_path, p.scitldr_dir], a.overwrite, what="--out-dir"):
         res = run_experiment(p, log=(lambda *_: None) if a.json else print)   # claimed before any work
     if a.json: print(standard_json({k: res[k] for k in ("experiment", "table", "row", "mean", "std", "n_test", "seeds")}))

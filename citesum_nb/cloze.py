@@ -23,7 +23,9 @@ import pandas as pd
 import dask
 import yaml
 
-from .core import CitesumError, ensure_dir, md_escape, output_folder, read_jsonl, sample_corpus_dir, save_table, write_dataset, write_jsonl, published_path
+from .core import (CitesumError, ensure_dir, md_escape, read_jsonl, sample_corpus_dir, save_table, write_dataset, write_jsonl,
+                             published_path)
+from .outputs import output_folder
 from .params import StageParams, load_yaml
 from .s2orc import BadInputLog, find_shards, iter_fulltext, load_papers
 from .citations import is_related_work, make_splitter, related_work_paragraphs, replace_citation

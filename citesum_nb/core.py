@@ -4,18 +4,15 @@
 
 # %% auto #0
 __all__ = ['WHERE_TO_GET', 'MAX_JSON_DEPTH', 'MAX_INT_DIGITS', 'MAX_ECHO', 'MAX_LINE_BYTES', 'MAX_YAML_VALUES', 'STOPS',
-           'QUIET_AFTER_STOP', 'OUTPUT_MARKER', 'forget_connection_file', 'CitesumError', 'sample_corpus_dir',
-           'published_path', 'shared_data', 'skip_note', 'ensure_dir', 'save_table', 'seed_everything', 'md_escape',
-           'fenced', 'code_span', 'escape_controls', 'shell_quote', 'shell_join', 'standard_json', 'decode_text',
-           'shown', 'json_depth', 'load_json', 'load_yaml', 'read_file_within', 'read_json', 'read_yaml_file',
-           'run_steps', 'read_text_lines', 'iter_jsonl', 'read_jsonl', 'write_jsonl', 'Terminated', 'raise_terminated',
-           'Stops', 'check_stop', 'stops_noted', 'real_path', 'read_marker', 'write_marker', 'check_not_input',
-           'files_below', 'claim_folder', 'write_error', 'temp_beside', 'place_folder', 'output_folder',
-           'marked_folder', 'folder_in_place', 'claim_file', 'output_file', 'owned_output', 'note_output',
-           'available_cores', 'cap_workers', 'write_split', 'write_dataset']
+           'QUIET_AFTER_STOP', 'forget_connection_file', 'CitesumError', 'sample_corpus_dir', 'published_path',
+           'shared_data', 'skip_note', 'ensure_dir', 'save_table', 'seed_everything', 'md_escape', 'fenced',
+           'code_span', 'escape_controls', 'shell_quote', 'shell_join', 'standard_json', 'decode_text', 'shown',
+           'json_depth', 'load_json', 'load_yaml', 'read_file_within', 'read_json', 'read_yaml_file', 'run_steps',
+           'read_text_lines', 'iter_jsonl', 'read_jsonl', 'write_jsonl', 'Terminated', 'raise_terminated', 'Stops',
+           'check_stop', 'stops_noted', 'available_cores', 'cap_workers', 'write_split', 'write_dataset']
 
 # %% ../nbs/00_core.ipynb #08c90ef5
-import errno, gzip, json, os, random, shutil, warnings
+import gzip, json, os, random, shutil, warnings
 from pathlib import Path
 from typing import Iterable
 
@@ -24,7 +21,7 @@ try: import orjson
 except ImportError: pass   # optional: the standard library writes the same records
 import math, re, sys, zlib
 from typing import Iterator
-import contextlib, secrets, shutil, stat, time
+import contextlib
 import reprlib, shlex, yaml
 import logging, signal, threading
 from dataclasses import dataclass
@@ -429,271 +426,6 @@ def stops_noted():
         STOPS.blocks -= 1; sys.unraisablehook = hook
         for s, h in old.items():
             if h is not None: signal.signal(s, h)
-
-# %% ../nbs/00_core.ipynb #52e35434
-def real_path(path)->Path:
-    "`path` with `~` expanded and every symbolic link followed (a dangling link: where it points)"
-    return Path(os.path.realpath(os.path.expanduser(str(path))))
-
-# %% ../nbs/00_core.ipynb #4c1a344c
-OUTPUT_MARKER = ".citesum-output.json"   # names the command that wrote a folder and every file it wrote there
-_MARKER_MAX = 64 << 20                   # bytes: a marker larger than this is not one of ours
-
-def read_marker(folder)->dict|None:
-    "The marker of an output folder (`{command, files}`), or None when it has none, one that is not ours, or one that is not a regular file (never opened)"
-    f = Path(folder)/OUTPUT_MARKER
-    try:
-        if not stat.S_ISREG(os.lstat(f).st_mode): return None   # a pipe, a device or a link: never opened
-        fd = os.open(f, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode): return None   # swapped after the look
-            data = fh.read(_MARKER_MAX + 1)
-        m = load_json(data, f) if len(data) <= _MARKER_MAX else None   # the bounded JSON reader: depth, digits, UTF-8
-    except (OSError, CitesumError): return None
-    files = m.get("files") if isinstance(m, dict) else None
-    ok = isinstance(m.get("command") if isinstance(m, dict) else None, str) and isinstance(files, list) and all(isinstance(x, str) for x in files)
-    return m if ok else None
-
-# %% ../nbs/00_core.ipynb #a53f61f7
-def write_marker(folder, command:str, files=())->Path:
-    "Mark `folder` as written by `command`: `files` every file it wrote there, as paths relative to `folder` at any depth (written beside and renamed)"
-    from citesum_nb import __version__
-    f = Path(folder)/OUTPUT_MARKER
-    tmp = Path(folder)/f".{secrets.token_hex(4)}.tmp{OUTPUT_MARKER}"
-    try:
-        tmp.write_text(json.dumps({"command": command, "files": sorted(set(map(str, files)) - {OUTPUT_MARKER}),
-                                   "written": time.strftime("%Y-%m-%dT%H:%M:%S"), "citesum_nb": __version__}, indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, f)
-    finally:
-        with contextlib.suppress(OSError): tmp.unlink()
-    return f
-
-# %% ../nbs/00_core.ipynb #4bc91bb1
-def _named(what:str, path)->str: return f"{what} {path}" if what else str(path)
-
-def check_not_input(target,        # the output, resolved
-                    inputs=(),     # the command's input paths (files or folders; names that are not paths are ignored)
-                    what:str="",   # how the message names the output, e.g. "--out"
-                   )->None:
-    "Refuse an output that is one of the command's inputs, or a folder that contains one"
-    t = real_path(target)
-    for i in inputs:
-        if not i or not os.path.lexists(os.path.expanduser(str(i))): continue
-        r = real_path(i)
-        if r == t or t in r.parents:
-            raise CitesumError(f"{_named(what, target)} {'is' if r == t else 'holds'} the input {i}: the command would destroy what it reads; choose another output")
-
-# %% ../nbs/00_core.ipynb #3f1a0c02
-def _raise(e): raise e
-
-def files_below(folder)->set:
-    "Every entry below `folder` that is not a folder (files, links, pipes), at every depth, as relative POSIX paths (the top marker left out); links are not followed"
-    root, out = Path(folder), set()
-    try:
-        for d, dirs, files in os.walk(root, onerror=_raise):   # links to folders are listed, not entered
-            rel = Path(d).relative_to(root)
-            out |= {(rel/n).as_posix() for n in files} | {(rel/n).as_posix() for n in dirs if os.path.islink(os.path.join(d, n))}
-    except OSError as e: raise CitesumError(f"cannot read {e.filename or root}: {e.strerror or e} (nothing was changed)") from None
-    return out - {OUTPUT_MARKER}
-
-# %% ../nbs/00_core.ipynb #ccc8b584
-def _listing(names)->str: return ", ".join(sorted(names)[:3]) + (", ..." if len(names) > 3 else "")
-
-def claim_folder(path,               # the output folder the user named
-                 command:str,        # the command that writes it, e.g. "build" or "cloze build"
-                 inputs=(),          # the command's inputs (`check_not_input`)
-                 overwrite:bool=False,  # replace a previous output of `command`
-                 reuse:bool=False,   # a previous output of `command` is continued (the command adds to it), not refused
-                 what:str="--out",   # how messages name it
-                )->Path:
-    "The resolved output folder when it is new, empty, or `command`'s own (`overwrite`/`reuse`); a one-line `CitesumError` otherwise"
-    target, cmd = real_path(path), f"citesum {command}"
-    check_not_input(target, inputs, what)
-    if os.path.lexists(target) and not target.is_dir(): raise CitesumError(f"{_named(what, path)} exists and is not a folder (nothing was changed)")
-    if not target.is_dir(): return target
-    names = set(os.listdir(target))
-    if not names: return target
-    m = read_marker(target)
-    if m is None:
-        raise CitesumError(f"{_named(what, path)} holds files that {cmd} did not write ({_listing(names)}); choose a new or empty folder (nothing was changed)")
-    if m["command"] != command:
-        raise CitesumError(f"{_named(what, path)} holds the output of citesum {m['command']}, not of {cmd}; choose another folder (nothing was changed)")
-    other = files_below(target) - set(m["files"])   # at every depth: a user's hf/NOTES.md is not part of a build
-    if other:
-        raise CitesumError(f"{_named(what, path)} holds files that {cmd} did not write ({_listing(other)}) beside its previous output; "
-                           "move them or choose another folder (nothing was changed)")
-    if not (overwrite or reuse): raise CitesumError(f"{_named(what, path)} holds a previous output of {cmd}; pass --overwrite to replace it")
-    return target
-
-# %% ../nbs/00_core.ipynb #3f1a0c10
-_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO}   # a write that failed for the disk's sake
-_NATIVE_OS_ERROR = re.compile(r"os error (\d+)|Os \{ code: (\d+)")
-
-def write_error(e:BaseException,  # what stopped a write
-                tmp:Path,         # the temporary path it wrote (`temp_beside`)
-                target:Path,      # the destination the user named
-               )->OSError|None:
-    "`e` as an `OSError` that names the destination, not the temporary path; native writers' errors (safetensors, torch) too; None when it is no write error"
-    if isinstance(e, OSError):
-        f = str(e.filename or "")
-        if f and (f == str(tmp) or f.startswith(str(tmp) + os.sep)): f = str(target/os.path.relpath(f, tmp)) if f != str(tmp) else str(target)
-        return OSError(e.errno, e.strerror or str(e), f or (str(target) if e.errno in _FULL_ERRNOS else None))
-    if isinstance(e, Exception):
-        m = _NATIVE_OS_ERROR.search(str(e))
-        if m: code = int(m[1] or m[2]); return OSError(code, os.strerror(code), str(target))
-        if "file write failed" in str(e):   # torch.save says no more: a disk with (almost) no room left is full
-            full = _free_bytes(target) < 2**20
-            return OSError(errno.ENOSPC if full else errno.EIO, os.strerror(errno.ENOSPC) if full else "the write failed", str(target))
-    return None
-
-def _free_bytes(p:Path)->int:
-    "Free bytes on the file system of `p` (its nearest existing folder); a large number when it cannot be told"
-    for q in [p, *p.parents]:
-        if q.exists():
-            try: return shutil.disk_usage(q).free
-            except OSError: break
-    return 2**62
-
-def _missing_parents(target:Path)->list:
-    "The folders above `target` that do not exist yet, deepest first: made for it, removed again when it fails"
-    return [p for p in target.parents if not p.exists()]
-
-def _remove_empty(folders:list):
-    for p in folders:
-        with contextlib.suppress(OSError): p.rmdir()
-
-# %% ../nbs/00_core.ipynb #722b6542
-def temp_beside(target:Path,      # the resolved output (a folder or a file)
-                folder:bool=True, # make a folder (else: only choose a file name)
-               )->Path:
-    "A new hidden path next to `target` (the same file system, so it can be renamed into place); folders get the umask's modes"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    while True:
-        p = target.parent/f".{target.name}.{secrets.token_hex(4)}.tmp" if folder else target.parent/f".{secrets.token_hex(4)}.tmp.{target.name}"
-        if folder:
-            try: p.mkdir(); return p   # mode 0o777 & ~umask, as any folder the user makes
-            except FileExistsError: continue
-        elif not os.path.lexists(p): return p
-
-# %% ../nbs/00_core.ipynb #02ba71ba
-def place_folder(tmp:Path,            # the finished output, written in `temp_beside(target)`
-                 target:Path,         # the claimed folder (`claim_folder`)
-                 command:str,         # the command, written into the marker
-                 overwrite:bool=False,  # as claimed
-                 declared=(),         # paths the command writes into the folder later (e.g. README.md, the card)
-                )->Path:
-    "Mark `tmp` as `command`'s output (every file it holds, at every depth) and rename it to `target`, replacing only a previous output of `command` (the claim checked again)"
-    check_stop()   # a Ctrl-C or SIGTERM that Python swallowed (`check_stop`) still leaves nothing in place
-    write_marker(tmp, command, [*files_below(tmp), *declared])
-    claim_folder(target, command, overwrite=overwrite, what="output folder")   # files may have appeared meanwhile
-    old = None
-    if target.is_dir():
-        if os.listdir(target): old = target.rename(temp_beside(target, folder=False).with_suffix(".old"))
-        else: target.rmdir()
-    tmp.rename(target)
-    if old is not None: shutil.rmtree(old, ignore_errors=True)
-    return target
-
-# %% ../nbs/00_core.ipynb #05b6522f
-@contextlib.contextmanager
-def output_folder(path, command:str, inputs=(), overwrite:bool=False, declared=(), what:str="--out"):
-    "Claim the folder `path`, yield a temporary folder beside it to write into, and put it in place when the block ends without error"
-    target = claim_folder(path, command, inputs, overwrite, what=what)
-    made = _missing_parents(target); tmp = temp_beside(target)
-    try:
-        yield tmp
-        place_folder(tmp, target, command, overwrite, declared)
-    except BaseException as e:   # an error or an interruption: nothing half-written stays, the output is as it was
-        shutil.rmtree(tmp, ignore_errors=True); _remove_empty(made)
-        err = write_error(e, tmp, target)
-        if err is not None: raise err from None   # a full disk: one line naming the destination
-        raise
-
-# %% ../nbs/00_core.ipynb #3f1a0c05
-@contextlib.contextmanager
-def marked_folder(target:Path,  # a folder `command` writes in place, claimed with `reuse` (a training run, a run folder)
-                  command:str,  # the command
-                 ):
-    "Keep `command`'s marker in `target`: however the block ends, it lists every file then there but those that were there unlisted before"
-    target.mkdir(parents=True, exist_ok=True)
-    m = read_marker(target); listed = set(m["files"]) if m else set()
-    foreign = files_below(target) - listed   # a user's files: never listed, so never replaced by --overwrite
-    write_marker(target, command, listed)
-    try: yield target
-    finally:
-        with contextlib.suppress(OSError, CitesumError): write_marker(target, command, files_below(target) - foreign)   # a full disk keeps the old list
-
-# %% ../nbs/00_core.ipynb #3f1a0c08
-@contextlib.contextmanager
-def folder_in_place(path, command:str, inputs=(), overwrite:bool=False, what:str="--out"):
-    "Claim the folder `path` for a command that writes in place (its own paths end up in what it writes): a previous output is set aside and comes back if the block fails"
-    target = claim_folder(path, command, inputs, overwrite, what=what)
-    existed = target.is_dir()
-    old = target.rename(temp_beside(target, folder=False).with_suffix(".old")) if existed and os.listdir(target) else None
-    try:
-        with marked_folder(target, command): yield target
-        check_stop()
-    except BaseException:   # nothing half-written stays: the folder is as it was
-        shutil.rmtree(target, ignore_errors=True)
-        if old is not None: old.rename(target)
-        elif existed: target.mkdir(exist_ok=True)
-        raise
-    if old is not None: shutil.rmtree(old, ignore_errors=True)
-
-# %% ../nbs/00_core.ipynb #93f75e8c
-def _special(p:Path)->bool: return p.exists() and not p.is_file() and not p.is_dir()
-
-def claim_file(path,                  # the output file the user named
-               inputs=(),             # the command's inputs (`check_not_input`)
-               overwrite:bool=False,  # replace a file that is there
-               what:str="--out",      # how messages name it
-              )->Path:
-    "The resolved output file when it is new (or with `overwrite` replaces a file), never one of the inputs; a one-line `CitesumError` otherwise"
-    target = real_path(path)
-    check_not_input(target, inputs, what)
-    if target.is_dir(): raise CitesumError(f"{_named(what, path)} is a folder, not a file (nothing was changed)")
-    if _special(target): return target   # a device or a pipe (/dev/stdout, /dev/null): written to, never replaced
-    if target.exists() and not overwrite: raise CitesumError(f"{_named(what, path)} exists; pass --overwrite to replace it (nothing was changed)")
-    return target
-
-# %% ../nbs/00_core.ipynb #6ead08ef
-@contextlib.contextmanager
-def output_file(path, inputs=(), overwrite:bool=False, what:str="--out"):
-    "Claim the file `path` and yield a temporary name beside it (same suffixes) that is renamed to it when the block ends without error"
-    target = claim_file(path, inputs, overwrite, what)
-    if _special(target): yield target; return
-    made = _missing_parents(target); tmp = temp_beside(target, folder=False)
-    try:
-        yield tmp
-        if not tmp.exists(): raise CitesumError(f"nothing was written for {path}")
-        check_stop(); os.replace(tmp, target)
-    except BaseException as e:
-        with contextlib.suppress(FileNotFoundError): tmp.unlink()
-        _remove_empty(made)
-        err = write_error(e, tmp, target)
-        if err is not None: raise err from None
-        raise
-
-# %% ../nbs/00_core.ipynb #f4c8652b
-def _nearest_marker(p:Path)->tuple:
-    "(folder, marker) of the nearest marked folder above `p` (a resolved path), or (None, None)"
-    for d in p.parents:
-        m = read_marker(d)
-        if m is not None: return d, m
-    return None, None
-
-def owned_output(path)->str|None:
-    "The command whose marker, in the nearest marked folder above `path`, lists `path` (its path below that folder), or None"
-    p = real_path(path); d, m = _nearest_marker(p)
-    return m["command"] if m is not None and p.relative_to(d).as_posix() in m["files"] else None
-
-def note_output(path,         # a file citesum has just written (a card, an index page)
-                command:str,  # the command that wrote it, for a new marker
-               )->Path:
-    "Add `path` to the marker of the nearest marked folder above it (none: a new marker of `command` in its own folder); returns that folder"
-    p = real_path(path); d, m = _nearest_marker(p)
-    if m is None: write_marker(p.parent, command, [p.name]); return p.parent
-    write_marker(d, m["command"], [*m["files"], p.relative_to(d).as_posix()]); return d
 
 # %% ../nbs/00_core.ipynb #48eb5b4d
 def available_cores()->int:

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import ClassVar
 from urllib.parse import unquote, urlsplit
 
-from .core import CitesumError, cap_workers, check_not_input, claim_folder, ensure_dir, output_file, place_folder, real_path, run_steps, temp_beside
+from .core import CitesumError, cap_workers, ensure_dir, run_steps
+from .outputs import check_not_input, claim_folder, output_file, place_folder, real_path, temp_beside
 from .params import StageParams
 
 # %% ../nbs/14_docs.ipynb #203470c6

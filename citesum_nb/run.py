@@ -17,8 +17,8 @@ import yaml
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Integer
 
-from .core import (STOPS, CitesumError, available_cores, check_stop, claim_folder, ensure_dir, marked_folder, read_marker,
-                             stops_noted, write_marker)
+from .core import STOPS, CitesumError, available_cores, check_stop, ensure_dir, stops_noted
+from .outputs import claim_folder, marked_folder, read_marker, write_marker
 from .params import (CommandParser, check_identifier, examples_params, file_base, fill_run_dir, is_table, project_root,
                                read_yaml, resolve_paths, row_values, stage_params, table_rows)
 

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import ClassVar
 from urllib.parse import quote, unquote, urlsplit
 
-from .core import CitesumError, ensure_dir, files_below, output_file, owned_output, read_marker, run_steps, write_marker
+from .core import CitesumError, ensure_dir, run_steps
+from .outputs import files_below, output_file, owned_output, read_marker, write_marker
 from .docs import figure_alts, path_rewriter
 from .params import FilePath, StageParams
 

@@ -11,7 +11,8 @@ __all__ = ['ToolsParams', 'OPTIONS', 'DATA_OPTIONS', 'SCORE_OPTIONS', 'data_rows
 import argparse, json, sys, warnings
 from pathlib import Path
 
-from .core import CitesumError, claim_file, ensure_dir, escape_controls, output_file, output_folder, shell_quote, standard_json
+from .core import CitesumError, ensure_dir, escape_controls, shell_quote, standard_json
+from .outputs import claim_file, output_file, output_folder
 from .params import CommandParser, add_cli_options, cli_option, examples_params
 
 # %% ../nbs/15_tools.ipynb #7778e5a0

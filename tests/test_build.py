@@ -591,7 +591,7 @@ def _free_port():
 def _files(out):
     "sha256 of every file of a build folder but the report and the card (they hold timings and the command); the output marker without its time"
     import hashlib
-    from citesum_nb.core import OUTPUT_MARKER, read_marker
+    from citesum_nb.outputs import OUTPUT_MARKER, read_marker
     files = {str(f.relative_to(out)): hashlib.sha256(f.read_bytes()).hexdigest() for f in sorted(Path(out).rglob("*"))
              if f.is_file() and f.name not in ("report.json", "report.md", "README.md", OUTPUT_MARKER)}
     return {**files, OUTPUT_MARKER: {k: v for k, v in read_marker(out).items() if k != "written"}}

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from citesum_nb.core import (CitesumError, OUTPUT_MARKER, claim_folder, files_below, folder_in_place, marked_folder, note_output,
-                             output_folder, owned_output, read_marker, real_path)
+from citesum_nb.core import CitesumError
+from citesum_nb.outputs import (OUTPUT_MARKER, claim_folder, files_below, folder_in_place, marked_folder, note_output, output_folder,
+                                owned_output, read_marker, real_path)
 
 SEEDS = range(24)
 NAMES = ["README.md", "NOTES.md", "report.json", "train.jsonl", "data.arrow", "x", "état.txt", "a b", ".hidden", "experiment.json"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from citesum_nb.core import output_file, output_folder, real_path
+from citesum_nb.outputs import output_file, output_folder, real_path
 
 
 def _full(kind:str, where:Path):
