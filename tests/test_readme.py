@@ -131,6 +131,8 @@ def test_main_job_runs_in_a_clone_without_shared_data(clone):
     assert figures and unlabelled == [], unlabelled                                  # drawn from the bundled sample: each says so, no finding
     assert "run folder:" in demo["stdout"] and "03b_build/dataset/report.md" in demo["stdout"]
     assert len((demo["stdout"] + demo["stderr"]).splitlines()) <= 25, demo["stdout"] + demo["stderr"]   # a line per step, where to browse
+    left = [str(p.relative_to(run)) for p in run.rglob("tmp*") if re.fullmatch(r"tmp[a-z0-9_]{8}", p.name)]
+    assert left == [], left                                                          # no step leaves a temporary folder of its examples behind
     assert "without encryption" not in demo["stdout"] + demo["stderr"]                         # the kernels talk over IPC
     noisy = [x for s in plan for x in noisy_outputs(run/f"{s['name']}.ipynb")]
     assert noisy == [], "\n".join(noisy)                                             # no warning cells, one progress output per cell at most
