@@ -357,7 +357,7 @@ def docs_cli(argv:list|None=None)->int:
 # %% ../nbs/15_tools.ipynb #29678638
 def init_cli(argv:list|None=None)->int:
     "Write the notebooks and parameter files into a folder of your own (run them there)"
-    from citesum_nb.docs import init_project
+    from citesum_nb.project import init_project
     a = tool_parser("init", "Copy the notebooks (nbs/) and parameter files (params/) into DIR, so that `citesum run` works there without a clone.",
                     "dir overwrite", dir="the folder to write (new, or without the project's files)",
                     overwrite="replace the project's files that are already there").parse_args(argv)

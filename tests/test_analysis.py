@@ -90,7 +90,7 @@ def test_real_data_figures_travel_with_the_notebook(tmp_path):
     the wheel), where a `../figures/` link resolves from nbs/ only; and each figures/04_*.png is shown"""
     import base64
     from conftest import ROOT
-    from citesum_nb.docs import init_project
+    from citesum_nb.project import init_project
     init_project(tmp_path/"proj")
     for nb_path in (ROOT/"nbs"/"04_analysis.ipynb", tmp_path/"proj"/"nbs"/"04_analysis.ipynb"):   # the project's, and an init project's copy
         images = _markdown_images(json.loads(nb_path.read_text()))

@@ -280,8 +280,8 @@ def test_init_into_the_project_itself_is_refused(tmp_path, monkeypatch):
     "citesum init DIR where DIR holds the project's own notebooks (the installed copy) is refused: nothing is copied onto itself"
     proj = tmp_path/"proj"; (proj/"nbs").mkdir(parents=True); (proj/"params").mkdir()
     (proj/"nbs"/"00_core.ipynb").write_text("{}"); (proj/"params"/"demo.yaml").write_text("a: 1\n")
-    import citesum_nb.docs
-    monkeypatch.setattr(citesum_nb.docs, "project_files", lambda: proj)   # a copy stands for the package's own files
+    import citesum_nb.project
+    monkeypatch.setattr(citesum_nb.project, "project_files", lambda: proj)   # a copy stands for the package's own files
     before = snapshot(tmp_path)
     for target in (proj, proj/"nbs"):
         rc, _, err = main("init", target, "--overwrite")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from citesum_nb.docs import nbdev_settings
+from citesum_nb.project import nbdev_settings
 from conftest import DEMO, ROOT, documents, user_env
 
 # Library caches a fresh HOME may get from the tools the demo runs (IPython's profile, matplotlib's font cache, ...):
