@@ -116,6 +116,7 @@ def as_matrix(U,                  # N×N scores: a DataFrame (rows: train, colum
              )->pd.DataFrame:
     "U as a checked square DataFrame whose columns name the same datasets as its rows, in the same order"
     if isinstance(U, pd.DataFrame):
+        if U.empty: raise CitesumError(f"a cross-dataset matrix needs at least one dataset; got {len(U.index)} row(s) and {len(U.columns)} column(s)")
         if set(map(str, U.index)) != set(map(str, U.columns)) or len(U.index) != len(U.columns):
             raise CitesumError(f"a cross-dataset matrix needs the same datasets as rows (train) and columns (test); got rows {list(U.index)} and columns {list(U.columns)}")
         U = U.copy(); U.index, U.columns = U.index.map(str), U.columns.map(str)
@@ -592,6 +593,7 @@ def read_matrix(path)->pd.DataFrame:
     bad = [(r, k, v) for r, row in df.iterrows() for k, v in row.items() if not 0 <= v <= 100]   # NaN and inf fail the test too
     if bad: raise CitesumError(f"{path}: cell ({bad[0][0]}, {bad[0][1]}) is {bad[0][2]}: every score must be a number from 0 to 100"
                                + (f" ({len(bad)} cells are not)" if len(bad) > 1 else ""))
-    return as_matrix(df)
+    try: return as_matrix(df)
+    except CitesumError as e: raise CitesumError(f"{path}: {e}") from None   # the file it read, then what is wrong with it
 
 

@@ -42,7 +42,9 @@ def test_matrix_of_a_system_that_ignores_training(tmp_path):
 
 @pytest.mark.parametrize("text,msg", [("train,A,B\nA,1,2\n", "same datasets as rows"),
                                       ("train,A,B\nA,1,x\nB,2,3\n", "every cell must be a number"),
-                                      ("train,A,B\nA,1,2\nB,3,0\n", "U_jj is 0 for B")])
+                                      ("train,A,B\nA,1,2\nB,3,0\n", "U_jj is 0 for B"),
+                                      ('{"A": {"A": 40, "B": 20}}', "needs at least one dataset"),   # JSON, not CSV: no row
+                                      ("train,A,B\n", "needs at least one dataset")])
 def test_matrix_bad_input_is_one_line(tmp_path, text, msg):
     f = tmp_path/"m.csv"; f.write_text(text)
     r = citesum("crosseval", "--matrix", f, check=False)
