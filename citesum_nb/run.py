@@ -6,7 +6,8 @@
 __all__ = ['RunParams', 'STEP_KEYS', 'BATCH_ENV', 'BATCH_WARNINGS', 'INLINE_BACKEND', 'THREAD_VARS', 'LEAN_KERNEL', 'MODULES_TAG',
            'MODULES_MIME', 'MODULES_CELL', 'RUN_OPTIONS', 'stage_class', 'inside', 'check_step', 'plan_run',
            'select_steps', 'check_kernel', 'claim_run_folder', 'batch_env', 'BatchKernelManager', 'step_modules',
-           'stop_kernels', 'run_steps', 'execute_run', 'summarize_run', 'report_notes', 'run_parser', 'run_command']
+           'stop_kernels', 'run_steps', 'run_jobs', 'execute_run', 'summarize_run', 'report_notes', 'run_parser',
+           'run_command']
 
 # %% ../nbs/15a_run.ipynb #d4cea8c8
 import contextlib, importlib, json, os, re, signal, sys, tempfile, threading, time, weakref
@@ -352,6 +353,15 @@ def run_steps(steps:list,      # the steps to execute, in run order
     if failed: raise failed
     return done
 
+# %% ../nbs/15a_run.ipynb #0070ca48
+def run_jobs(run_file,    # the run file `plan_run` read
+             jobs:int=0,  # `--jobs`: steps at once (0: the run spec's `jobs`, else 1)
+            )->int:
+    "How many steps a run of `run_file` runs at once: `jobs`, else the run spec's `jobs`, else 1 (a negative `jobs` is an error)"
+    if jobs < 0: raise CitesumError(f"--jobs must be at least 1 (0: the run spec's), got {jobs}")
+    spec = read_yaml(Path(run_file))
+    return jobs or (spec.get("jobs") if "steps" in spec else None) or 1
+
 # %% ../nbs/15a_run.ipynb #045a3c39
 def execute_run(run_file,              # run spec (with steps), experiments table or single-notebook parameter file
                 root=None,             # project root holding nbs/ (default: found above the parameter file)
@@ -365,9 +375,7 @@ def execute_run(run_file,              # run spec (with steps), experiments tabl
                )->Path:
     "Execute the steps of `run_file` with papermill (cwd = nbs/); returns the run folder"
     rdir, plan = plan_run(run_file, root=root, run_dir=run_dir, profile=profile)
-    if jobs < 0: raise CitesumError(f"--jobs must be at least 1 (0: the run spec's), got {jobs}")
-    spec = read_yaml(Path(run_file))
-    jobs = jobs or (spec.get("jobs") if "steps" in spec else None) or 1
+    jobs = run_jobs(run_file, jobs)
     steps, started, done, seconds = select_steps(plan, only), time.time(), [], {}
     check_kernel(kernel); claim_run_folder(rdir, run_file, mark=True)
     progress, status = (sys.stderr.isatty() if progress is None else progress) and jobs == 1, "ok"   # one bar at a time
@@ -443,7 +451,8 @@ def run_command(argv:list|None=None)->int:
     "`citesum run ARGV` (`citesum_nb.cli.run_cli`, which imports this module, with Jupyter's, only when a run is asked for)"
     a = run_parser().parse_args(argv)
     if a.dry_run:
-        rdir, steps = plan_run(a.file, root=a.project, run_dir=a.run_dir, profile=a.profile)
+        rdir, plan = plan_run(a.file, root=a.project, run_dir=a.run_dir, profile=a.profile)
+        steps, _ = select_steps(plan, a.only), run_jobs(a.file, a.jobs)   # what the run would refuse, the dry run refuses
         claim_run_folder(rdir, a.file)   # checked, not written
         print(f"run folder: {rdir}")
         for s in steps: print(f"  {s['name']}: {s['notebook'].name} {s['parameters']}" + (f" (needs: {', '.join(s['needs']) or 'none'})" if s.get("needs") is not None else ""))
