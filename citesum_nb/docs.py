@@ -573,6 +573,7 @@ def build_docs(out_dir="_docs",          # where the site goes
     _need_sphinx(); t0 = time.time()
     cfg = get_config(nbs_dir) if nbs_dir else get_config()
     nbs = Path(nbs_dir or cfg.nbs_path).resolve()
+    if not nbs.is_dir(): raise CitesumError(f"no notebooks folder {nbs}: run citesum docs in a project (a clone, or a folder made by `citesum init DIR`), or pass --nbs")
     every = site_pages(nbs); pages = site_pages(nbs, notebooks) if notebooks else every
     if outputs_from and not Path(outputs_from).is_dir(): raise CitesumError(f"--outputs-from: run folder not found: {outputs_from}")
     out = claim_folder(out_dir, "docs", [nbs, outputs_from], overwrite)   # before any work: new, empty, or a previous site

@@ -50,6 +50,7 @@ def init_project(dest,                  # the folder to fill: new, empty, or hol
     src, given = project_files(), Path(dest)
     dest = real_path(given)
     check_not_input(dest, [src/"nbs", src/"params"], "the folder")   # never the project's own copy
+    if dest.exists() and not dest.is_dir(): raise CitesumError(f"{given} is a file, not a folder (nothing was changed)")
     files = sorted(p.relative_to(src) for d in ("nbs", "params") for p in (src/d).rglob("*") if _is_project_file(p, src)) + [Path(PYPROJECT)]
     for f in files:   # a link on the way (dangling or not) would take a copy outside the folder: none is followed
         for q in [dest/Path(*f.parts[:k]) for k in range(1, len(f.parts) + 1)]:

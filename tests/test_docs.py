@@ -62,6 +62,9 @@ def test_unknown_notebook_and_missing_sphinx_are_one_line_errors(tmp_path):
     code = ("import sys; sys.modules['myst_nb'] = None; from citesum_nb.cli import main; sys.exit(main(['docs', '--out', sys.argv[1]]))")
     r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "pip install 'sphinx>=" in r.stderr and "citesum-nb[docs]" not in r.stderr and r.stderr.strip().count("\n") == 0
+    (tmp_path/"elsewhere").mkdir()   # a folder that is no project: one line that says where to run it, nothing written
+    r = citesum("docs", "--out", "site", cwd=tmp_path/"elsewhere", check=False)
+    assert r.returncode == 2 and "no notebooks folder" in r.stderr and r.stderr.strip().count("\n") == 0 and not list((tmp_path/"elsewhere").iterdir())
 
 
 def test_sidebar_is_generated_from_the_notebooks_present():
