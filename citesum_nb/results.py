@@ -201,6 +201,7 @@ def result_attachments(name:str, fig_dir)->dict:
     png = Path(fig_dir)/f"{name}.png"
     return {f"{name}.png": {"image/png": base64.b64encode(png.read_bytes()).decode()}} if png.is_file() and not (Path(fig_dir)/f"{name}.md").is_file() else {}
 
+# %% ../nbs/08_results.ipynb #ceff3777
 def _result_cells(nbs_dir)->list:
     "(notebook path, notebook, cell index, name, data) of every result cell below `nbs_dir`"
     out = []
