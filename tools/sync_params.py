@@ -18,9 +18,9 @@ def stage_cells():
     from citesum_nb.params import parameters_cell, stage_params
     for nb in sorted((ROOT/"nbs").glob("[0-9]*.ipynb")):
         text = nb.read_text()
+        cls = stage_params(nb.stem)   # a class an earlier module defined (06b's is in train_settings): its notebook's module is not imported
         m = re.search(r"#\|\s*default_exp:?\s*(\w+)", text)
-        if m: importlib.import_module(f"citesum_nb.{m.group(1)}")
-        cls = stage_params(nb.stem)
+        if cls is None and m: importlib.import_module(f"citesum_nb.{m.group(1)}"); cls = stage_params(nb.stem)
         cells = json.loads(text)["cells"]
         i = next((k for k, c in enumerate(cells) if "parameters" in c.get("metadata", {}).get("tags", [])), None)
         yield nb, i, (parameters_cell(cls) if cls else None)
