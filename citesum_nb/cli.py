@@ -11,8 +11,8 @@ import argparse, contextlib, gzip, itertools, json, os, shutil, signal, sys, thr
 from collections.abc import Iterable
 from pathlib import Path
 
-from .core import (CitesumError, Terminated, ensure_dir, escape_controls, raise_terminated, save_table, standard_json,
-                             stops_noted, write_jsonl)
+from .core import (CitesumError, Terminated, ensure_dir, escape_controls, raise_terminated, save_table, shown,
+                             standard_json, stops_noted, unpaired_surrogate, write_jsonl)
 from .outputs import claim_file, claim_folder, output_file, output_folder, write_marker
 from .params import CommandParser, stage_parser, stage_values
 from .tools import (abstraction_cli, add_options, baseline_cli, bias_cli, card_cli, docs_cli, eval_cli, human_eval_cli,
@@ -53,6 +53,9 @@ def _dispatch(argv:list|None)->int:
     fn = {command_name(f): f for f in COMMANDS}.get(name)   # each command function imports its stage module when it runs
     if fn is None:
         print(f"citesum: error: unknown command '{_line(name)}' (choose from {', '.join(map(command_name, COMMANDS))})", file=sys.stderr); return 2
+    bad = next((a for a in rest if not a.isascii() and unpaired_surrogate(a) is not None), None)
+    if bad is not None:   # bytes that are not UTF-8 reach Python as lone surrogates, which no file system call, tokenizer or JSON takes
+        print(f"citesum {name}: error: the argument {shown(bad)} holds bytes that are not UTF-8; give names and text in UTF-8", file=sys.stderr); return 2
     try:
         with stops_noted(): rc = fn(rest)   # a stop is noted too, so that one Python swallowed still ends the command (`00_core`)
     except CitesumError as e:

@@ -7,9 +7,10 @@ __all__ = ['WHERE_TO_GET', 'MAX_JSON_DEPTH', 'MAX_INT_DIGITS', 'MAX_ECHO', 'MAX_
            'QUIET_AFTER_STOP', 'forget_connection_file', 'CitesumError', 'sample_corpus_dir', 'published_path',
            'shared_data', 'skip_note', 'ensure_dir', 'save_table', 'seed_everything', 'md_escape', 'fenced',
            'code_span', 'escape_controls', 'shell_quote', 'shell_join', 'standard_json', 'decode_text', 'shown',
-           'json_depth', 'load_json', 'load_yaml', 'read_file_within', 'read_json', 'read_yaml_file', 'run_steps',
-           'read_text_lines', 'iter_jsonl', 'read_jsonl', 'write_jsonl', 'Terminated', 'raise_terminated', 'Stops',
-           'check_stop', 'stops_noted', 'available_cores', 'cap_workers', 'write_split', 'write_dataset']
+           'unpaired_surrogate', 'json_depth', 'load_json', 'load_yaml', 'read_file_within', 'read_json',
+           'read_yaml_file', 'run_steps', 'read_text_lines', 'iter_jsonl', 'read_jsonl', 'write_jsonl', 'Terminated',
+           'raise_terminated', 'Stops', 'check_stop', 'stops_noted', 'available_cores', 'cap_workers', 'write_split',
+           'write_dataset']
 
 # %% ../nbs/00_core.ipynb #08c90ef5
 import gzip, json, os, random, shutil, warnings
@@ -204,6 +205,21 @@ def shown(x,                   # any value a user gave
     except ValueError: s = f"<a number of {int(x.bit_length() * 0.30103) + 1} digits>" if isinstance(x, int) else f"<{type(x).__name__}>"   # beyond Python's digits
     return s if len(s) <= limit else s[:limit - 3] + "..."
 
+# %% ../nbs/00_core.ipynb #99fca02c
+_SURROGATE_ESCAPE = re.compile(r"\\(u|U0000)[dD][89a-fA-F]")   # how JSON and YAML write a surrogate: \ud800 (YAML also \U0000d800)
+
+def unpaired_surrogate(obj)->str|None:
+    "The first text (a key or a value) of a decoded JSON or YAML value that holds a surrogate left unpaired (`\"\\ud800\"`): valid JSON, but no Unicode character, so no tokenizer, file or terminal takes it; None when there is none"
+    todo = [obj]
+    while todo:
+        o = todo.pop()
+        for v in ([*o, *o.values()] if isinstance(o, dict) else o if isinstance(o, list) else [o]):
+            if isinstance(v, (dict, list)): todo.append(v)
+            elif isinstance(v, str) and not v.isascii():
+                try: v.encode("utf-8")
+                except UnicodeEncodeError: return v
+    return None
+
 # %% ../nbs/00_core.ipynb #ce455b5d
 class _LongInt(Exception): "An integer literal with more digits than `MAX_INT_DIGITS`"
 
@@ -227,7 +243,7 @@ def load_json(data,                       # the JSON text: bytes (UTF-8) or str
               where,                      # what to name in an error: a path, "path:line" or an option
               max_depth:int=MAX_JSON_DEPTH,  # the most levels of nesting
              ):
-    "The value `data` holds; text that is not UTF-8 or not JSON, nesting deeper than `max_depth` or a too long integer are one-line errors naming `where`"
+    "The value `data` holds; text that is not UTF-8 or not JSON, nesting deeper than `max_depth`, a too long integer or an unpaired surrogate are one-line errors naming `where`"
     text = data if isinstance(data, str) else decode_text(bytes(data), where)
     try: obj = json.loads(text, parse_int=_int)
     except json.JSONDecodeError as e: raise CitesumError(f"{where}: not valid JSON ({e.msg}: line {e.lineno} column {e.colno})") from None
@@ -235,6 +251,8 @@ def load_json(data,                       # the JSON text: bytes (UTF-8) or str
     except _LongInt as e: raise CitesumError(f"{where}: an integer of {e.args[0]} digits; JSON input holds at most {MAX_INT_DIGITS}") from None
     if text.count("[") + text.count("{") > max_depth and json_depth(obj) > max_depth:
         raise CitesumError(f"{where}: JSON nested deeper than {max_depth} levels")
+    if _SURROGATE_ESCAPE.search(text) and (bad := unpaired_surrogate(obj)) is not None:
+        raise CitesumError(f"{where}: {shown(bad)} holds an unpaired surrogate escape, which is no Unicode character; write the character itself")
     return obj
 
 # %% ../nbs/00_core.ipynb #e6e4391e
@@ -286,14 +304,17 @@ _StrictYaml.add_constructor("tag:yaml.org,2002:int", _yaml_int)
 def load_yaml(text,       # YAML text (str, or UTF-8 bytes): a params file, a run spec, or a value given on the command line
               where:str,  # the file or option, for messages
              ):
-    "The value `text` holds; bytes that are not UTF-8, invalid YAML, aliases, repeated keys, deep nesting or a too long integer are one-line errors naming `where`"
+    "The value `text` holds; bytes that are not UTF-8, invalid YAML, aliases, repeated keys, deep nesting, a too long integer or an unpaired surrogate are one-line errors naming `where`"
     text = text if isinstance(text, str) else decode_text(bytes(text), where)
     if _bracket_depth(text) > MAX_JSON_DEPTH:   # PyYAML's scanner takes quadratic time on deep flow nesting: refused before it reads
         raise CitesumError(f"{where}: nested deeper than {MAX_JSON_DEPTH} levels")
-    try: return yaml.load(text, Loader=_StrictYaml)
+    try: obj = yaml.load(text, Loader=_StrictYaml)
     except yaml.YAMLError as e: raise CitesumError(f"{where}: not valid YAML ({str(e).splitlines()[0]})") from None
     except CitesumError as e: raise CitesumError(f"{where}: {e}") from None
     except RecursionError: raise CitesumError(f"{where}: nested deeper than {MAX_JSON_DEPTH} levels") from None
+    if (bad := unpaired_surrogate(obj)) is not None:
+        raise CitesumError(f"{where}: {shown(bad)} holds an unpaired surrogate escape, which is no Unicode character; write the character itself")
+    return obj
 
 # %% ../nbs/00_core.ipynb #4fdd44e9
 def read_file_within(path,                         # a file

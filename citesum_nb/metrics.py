@@ -8,7 +8,7 @@ __all__ = ['ROUGE_TYPES', 'porter_stem', 'RougeTokenizer', 'word_tokens', 'norma
            'shared_scorer', 'per_example_rouge', 'corpus_rouge', 'rouge_scores', 'scitldr_rouge1']
 
 # %% ../nbs/00b_metrics.ipynb #cc4c49e4
-import functools, math, os, re
+import functools, math, os, re, signal
 import multiprocessing as mp
 from collections import Counter
 from types import SimpleNamespace
@@ -18,7 +18,7 @@ import pandas as pd
 from rouge_score import scoring
 from rouge_score import tokenize as rouge_tokenize
 
-from .core import CitesumError
+from .core import CitesumError, check_stop
 
 # %% ../nbs/00b_metrics.ipynb #4abb37c6
 @functools.cache
@@ -203,14 +203,42 @@ def _score_rows(preds:list, refs:list, multi_ref:str, use_stemmer:bool)->tuple:
 # %% ../nbs/00b_metrics.ipynb #d72c2695
 def _score_chunk(args): return _score_rows(*args)
 
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+def _score_share(conn, tasks:list):
+    "A forked scoring worker: its share of the chunks, sent back in one message. Ctrl-C is its parent's to handle and SIGTERM ends it at once (it keeps no handler of the command's, which would raise and print a traceback); both are held until it has set them"
+    signal.signal(signal.SIGINT, signal.SIG_IGN); signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+    conn.send([_score_chunk(t) for t in tasks]); conn.close()
+
 def _score_parallel(preds:list, refs:list, multi_ref:str, use_stemmer:bool, workers:int, chunk_size:int)->tuple:
     chunk = max(500, min(chunk_size, math.ceil(len(preds)/workers)))
     tasks = [(preds[i:i+chunk], refs[i:i+chunk], multi_ref, use_stemmer) for i in range(0, len(preds), chunk)]
-    if "fork" in mp.get_all_start_methods():  # forked workers start at once: no re-import, warm caches
-        with mp.get_context("fork").Pool(min(workers, len(tasks))) as pool: parts = pool.map(_score_chunk, tasks)
-    else:
+    if "fork" not in mp.get_all_start_methods():
         from joblib import Parallel, delayed
         parts = Parallel(n_jobs=workers)(delayed(_score_chunk)(t) for t in tasks)
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    # forked workers start at once (no re-import, warm caches); a pipe each, no shared lock: a worker that dies is noticed
+    # (a `multiprocessing.Pool` waits for it forever), and a stop ends every worker (`finally`)
+    n, ctx, procs, shares = min(workers, len(tasks)), mp.get_context("fork"), [], []
+    try:
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)   # forked with Ctrl-C and SIGTERM held, until `_score_share` sets its own
+        try:
+            for w in range(n):
+                recv, send = ctx.Pipe(duplex=False)
+                procs.append((ctx.Process(target=_score_share, args=(send, tasks[w::n]), daemon=True), recv)); procs[-1][0].start(); send.close()
+        finally: signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for p, recv in procs:
+            try: shares.append(recv.recv())
+            except EOFError:
+                check_stop()   # the whole process group was stopped: that is what to report
+                p.join(5); how = f"killed by signal {-p.exitcode}" if (p.exitcode or 0) < 0 else f"exit status {p.exitcode}"
+                raise CitesumError(f"a ROUGE worker process ended without its scores ({how}; out of memory?): score in one process (--n-jobs 1)") from None
+    finally:
+        for p, _ in procs:
+            if p.is_alive(): p.kill()
+            p.join()
+    parts = [shares[i % n][i // n] for i in range(len(tasks))]
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 # %% ../nbs/00b_metrics.ipynb #9442875d

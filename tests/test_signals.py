@@ -259,3 +259,30 @@ def test_a_stop_while_the_workers_fail_to_start_keeps_its_signal(sig, monkeypatc
         with pytest.raises(Stopped) as e: engine.local_cluster(1)
         assert e.value.args == (sig,)
     finally: signal.signal(sig, old)
+
+
+@pytest.mark.parametrize("stop", [None, signal.SIGINT, signal.SIGTERM, "worker killed"], ids=["to_the_end", "SIGINT", "SIGTERM", "worker_killed"])
+def test_eval_with_worker_processes_ends_in_one_line_at_most(tmp_path, stop, ctrl_c_as_in_a_terminal):
+    """`citesum eval --n-jobs 2` forks scoring workers: run to its end, nothing on stderr; stopped (the whole process group, at once
+    or a moment after) while they score, one line and 128 + the signal; one worker killed (as for memory), one line and status 2"""
+    import json, psutil
+    n = 2_400 if stop is None else 40_000   # parallel from 2,000 examples; long enough to be stopped while the workers score
+    (tmp_path/"data.jsonl").write_text("".join(json.dumps({"id": str(i), "src": "we study models of text " * 8, "tgt": f"a paper on models {i}"}) + "\n" for i in range(n)))
+    (tmp_path/"pred.txt").write_text("".join(f"this paper studies models {i} of text\n" for i in range(n)))
+    exe = str(Path(sys.executable).with_name("citesum"))
+    p = subprocess.Popen([exe, "eval", "--pred", "pred.txt", "--data", "data.jsonl", "--n-jobs", "2"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path)
+    try:
+        if stop is not None:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and p.poll() is None and len(psutil.Process(p.pid).children()) < 2: time.sleep(0.02)
+            if stop == "worker killed": os.kill(psutil.Process(p.pid).children()[0].pid, signal.SIGKILL)
+            else: time.sleep(random.Random(stop).choice([0, 0.05, 0.3])); os.killpg(p.pid, stop)
+        out, err = p.communicate(timeout=180)
+    finally:
+        if p.poll() is None: os.killpg(p.pid, signal.SIGKILL); p.wait()
+    if stop is None: assert p.returncode == 0 and err == "" and f"n = {n}" in out, (p.returncode, err[-3000:])
+    elif stop == "worker killed": assert p.returncode == 2 and err.startswith("citesum eval: error: a ROUGE worker process ended without its scores (killed by signal 9") and err.count("\n") == 1, err[-3000:]
+    else:
+        lines = [l for l in err.splitlines() if l.strip()]
+        assert p.returncode == 128 + stop and len(lines) == 1 and f"interrupted by {stop.name}" in lines[0], (p.returncode, err[-3000:])
