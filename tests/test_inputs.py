@@ -224,3 +224,24 @@ def test_error_lines_show_paths_escaped(seed, capsys, monkeypatch):
     assert main([f"no{path[9:]}"]) == 2   # an unknown command of any bytes
     err = capsys.readouterr().err
     assert err.startswith("citesum: error: unknown command 'no") and err.count("\n") == 1 and not RAW_CONTROL.search(err[:-1]), ascii(err)
+
+
+@pytest.mark.parametrize("command", ["eval", "bias", "baseline"])
+def test_what_the_console_prints_runs_nothing_on_a_terminal(command, tmp_path):
+    """The `citesum` console script on files whose names hold terminal control sequences (seeded): whatever the command
+    prints, report or message, holds no control character a terminal acts on (15c_entry's EscapedStream), and names the file"""
+    import json, os, subprocess, sys
+    from pathlib import Path
+    rng = random.Random(f"{SEED}{command}")
+    ctl = "".join(rng.choice(["\x1b[2J", "\x1b]0;x\x07", "\x9b31m", "\x7f", "\x08", "\x1b[31m"]) for _ in range(3))
+    data, pred = tmp_path/f"data{ctl}.jsonl", tmp_path/f"pred{ctl}.txt"
+    data.write_text("".join(json.dumps({"id": str(i), "src": f"we study models of text {i}. it works.", "tgt": f"a paper on models {i}"}) + "\n" for i in range(20)))
+    pred.write_text("".join(f"this paper studies models {i}\n" for i in range(20)))
+    args = {"eval": ["--pred", pred.name, "--data", data.name], "bias": ["--data", data.name, "--tokenizer", "treebank", "--lemmas", "none"],
+            "baseline": ["lead", "--data", data.name]}[command]
+    r = subprocess.run([str(Path(sys.executable).with_name("citesum")), command, *args], capture_output=True, text=True, cwd=tmp_path,
+                       env={**os.environ, "LC_ALL": "C.UTF-8"})
+    assert r.returncode == 0, r.stderr[-2000:]
+    said = r.stdout + r.stderr
+    assert not RAW_CONTROL.search(said.replace("\n", "")), ascii(said)
+    assert "\\u00" in said, ascii(said)   # the name is shown, its control characters as escapes
