@@ -7,9 +7,9 @@ __all__ = ['CANDIDATE_COLUMNS', 'META_COLUMNS', 'FINISHED_COLUMNS', 'MIN_ABSTRAC
            'OUTPUT_NAMES', 'DROP_REASONS', 'STAGES', 'STAGE_SUMS', 'SAMPLE_REPORT_NOTE', 'SHARD_DAMAGE',
            'ROWS_PER_PARTITION', 'BuildParams', 'passes_filter', 'extract_candidates', 'cited_metadata', 'cited_texts',
            'cited_fulltext', 'finish_partition', 'example_record', 'split_without_leakage', 'citesum_features',
-           'part_summary', 'write_part', 'concat_parts', 'assemble_split', 'write_outputs', 'check_out_dir',
-           'publish_build', 'is_bundled_sample', 'make_report', 'report_markdown', 'damage_summary', 'first_pass',
-           'CitedParts', 'join_partition', 'second_pass', 'why_empty', 'Passes', 'run_passes', 'build_citesum',
+           'part_summary', 'write_part', 'concat_parts', 'assemble_split', 'write_outputs', 'build_output',
+           'is_bundled_sample', 'make_report', 'report_markdown', 'damage_summary', 'first_pass', 'CitedParts',
+           'join_partition', 'second_pass', 'why_empty', 'Passes', 'run_passes', 'build_citesum',
            'build_sample_dataset']
 
 # %% ../nbs/03b_build.ipynb #9b3a5c6f
@@ -25,7 +25,7 @@ import pandas as pd
 import dask
 
 from .core import CitesumError, ensure_dir, sample_corpus_dir, write_dataset, write_jsonl, write_split
-from .outputs import claim_folder, place_folder, temp_beside
+from .outputs import output_folder
 from .metrics import RecallScorer, rouge_recall
 from .s2orc import BadInputLog, find_shards, checked_line_views, line_views, fast_paper_id, has_related_work, parse_fulltext, parse_metadata
 from .s2orc import MAX_LINE_BYTES, check_json_lines, unpaired_shards
@@ -316,16 +316,12 @@ OUTPUT_NAMES = ("train.jsonl", "validation.jsonl", "test.jsonl", "candidates.jso
                 "README.md",   # the dataset card, written after the build (`citesum_nb.cards`)
                 "val.jsonl")   # the validation split of a build made before it took Hugging Face's name (replaced by --overwrite)
 
-def check_out_dir(out_dir,               # the requested output folder
-                  overwrite:bool=False,  # replace a previous build there
-                  inputs=(),             # the build's inputs (the S2ORC folder): never inside or equal to the output
-                 )->Path:
-    "The resolved `out_dir` when it is new, empty, or (with `overwrite`) a previous build and nothing else; `CitesumError` otherwise"
-    return claim_folder(out_dir, "build", inputs, overwrite)
-
-def publish_build(tmp:Path, out:Path, overwrite:bool=False)->Path:
-    "Mark the finished build `tmp` and rename it to `out`, replacing a previous build there (checked again: files may have appeared)"
-    return place_folder(tmp, out, "build", overwrite, declared=("README.md",))
+def build_output(out_dir,               # the requested output folder
+                 overwrite:bool=False,  # replace a previous build there
+                 inputs=(),             # the build's inputs (the S2ORC folder): never inside or equal to the output
+                ):
+    "A context: `out_dir` claimed (new, empty, or with `overwrite` a previous build and nothing else; `CitesumError` otherwise), the temporary folder beside it to write into, renamed into place when the block ends without error"
+    return output_folder(out_dir, "build", inputs, overwrite, declared=("README.md",))
 
 # %% ../nbs/03b_build.ipynb #53aa1b13
 DROP_REASONS = ["cited_not_in_corpus", "cited_metadata_missing", "cited_abstract_missing", "cited_abstract_too_short",
@@ -583,10 +579,8 @@ def build_citesum(p:BuildParams|None=None,  # the build's settings (default: `Bu
     p.validate()
     shards = find_shards(p.s2orc_dir or sample_corpus_dir(), p.fmt)
     for f in shards.metadata_files + shards.fulltext_files: check_json_lines(f, shards.fmt)
-    out = check_out_dir(out_dir or Path(p.out_dir)/"dataset", overwrite, [p.s2orc_dir])   # resolved: a symlinked folder is checked where it points, before any work
-    tmp = temp_beside(out)   # the workers write their parts of every output here; this process adds the report and publishes it
-    try:
-        r = run_passes(shards, tmp, p, progress)
+    with build_output(out_dir or Path(p.out_dir)/"dataset", overwrite, [p.s2orc_dir]) as tmp:   # claimed (a symlinked folder where it points) before any work
+        r = run_passes(shards, tmp, p, progress)   # the workers write their parts of every output in `tmp`; this process adds the report
         for reason, name in unpaired_shards(shards): r.log.add(reason, name, keep_all=True)
         _warn_shards(r.log)
         settings = {"thresholds": [float(t) for t in p.thresholds], "use_stemmer": p.use_stemmer, "max_abstract_chars": int(p.max_abstract_chars),
@@ -594,10 +588,6 @@ def build_citesum(p:BuildParams|None=None,  # the build's settings (default: `Bu
         report = make_report(r.log, r.small, r.kept, r.dups, shards, settings, {**r.timings, "total_s": time.time() - t0})
         (tmp/"report.json").write_text(json.dumps(report, indent=2) + "\n")
         (tmp/"report.md").write_text(report_markdown(report))
-        publish_build(tmp, out, overwrite)
-    except BaseException:   # an error or an interruption: the unfinished build goes, `out_dir` is as it was
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return report
 
 # %% ../nbs/03b_build.ipynb #90af1369

@@ -430,20 +430,13 @@ def _summary_inputs(a)->Iterable:
 def _summary_sources(a)->list: return [a.file, a.s2orc, a.model]   # what `summarize --out` must never be
 
 def _write_summaries(res:Iterable, a):
-    "Write TLDRs as they come: to the claimed `--out` through a partial file beside it, renamed into place at the end (removed on failure), or to stdout"
+    "Write TLDRs as they come: to `--out` through the beside-and-rename writer (`output_file`: a stop or a full disk leaves nothing, and its error names `--out`), or to stdout"
     if a.out:
-        o = claim_file(a.out, _summary_sources(a), a.overwrite); n = 0   # claimed before any work, checked again here: the inputs are never written over
-        part = o if o.exists() and not o.is_file() else ensure_dir(o.parent)/f".{o.name}.partial"   # a device or a pipe is written to directly
-        as_jsonl, as_gz = o.name.endswith((".jsonl", ".jsonl.gz")), o.name.endswith(".gz")
-        try:
-            with (gzip.open(part, "wb") if as_gz else open(part, "wb")) as f:
-                for r in res:
-                    f.write(((standard_json(r, ensure_ascii=False) if as_jsonl else r["tldr"]) + "\n").encode()); n += 1
-                    if not as_gz: f.flush()   # on disk as it comes (a gzip stream is flushed at its end)
-            if part != o: os.replace(part, o)
-        except BaseException:
-            if part != o: part.unlink(missing_ok=True)
-            raise
+        n, as_jsonl, as_gz = 0, str(a.out).endswith((".jsonl", ".jsonl.gz")), str(a.out).endswith(".gz")
+        with output_file(a.out, _summary_sources(a), a.overwrite) as part, (gzip.open(part, "wb") if as_gz else open(part, "wb")) as f:
+            for r in res:
+                f.write(((standard_json(r, ensure_ascii=False) if as_jsonl else r["tldr"]) + "\n").encode()); n += 1
+                if not as_gz: f.flush()   # on disk as it comes (a gzip stream is flushed at its end)
         print(f"wrote {n} TLDR(s) to {a.out}", file=sys.stderr)
     else:
         for r in res: print(standard_json(r, ensure_ascii=False) if a.json else r["tldr"], flush=True)

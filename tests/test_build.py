@@ -648,12 +648,12 @@ def test_build_on_a_real_dask_cluster(tmp_path):
 def test_a_folder_with_the_old_split_name_and_no_marker_is_never_replaced(tmp_path):
     """A folder that looks like a build made before the validation split took Hugging Face's name (val.jsonl), but has no
     citesum output marker, may be anyone's files: refused with --overwrite too, in one line, nothing changed (issue 31 §1)"""
-    from citesum_nb.build import check_out_dir
+    from citesum_nb.build import build_output
     from citesum_nb.core import CitesumError
     old = tmp_path/"old"; old.mkdir()
     for f in ("train.jsonl", "val.jsonl", "test.jsonl", "report.json"): (old/f).write_text("x")
     for overwrite in (False, True):
-        with pytest.raises(CitesumError, match="did not write") as e: check_out_dir(old, overwrite=overwrite)
+        with pytest.raises(CitesumError, match="did not write") as e, build_output(old, overwrite=overwrite): pass
         assert "\n" not in str(e.value)
     assert sorted(p.name for p in old.iterdir()) == ["report.json", "test.jsonl", "train.jsonl", "val.jsonl"]
     assert all((old/f).read_text() == "x" for f in ("train.jsonl", "val.jsonl", "test.jsonl", "report.json"))

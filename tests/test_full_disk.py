@@ -18,10 +18,11 @@ def _full(kind:str, where:Path):
         from safetensors import SafetensorError
         return SafetensorError("Error while serializing: I/O error: No space left on device (os error 28)")
     if kind == "quota": return OSError(errno.EDQUOT, "Disk quota exceeded", str(where))
+    if kind == "unnamed": return OSError(errno.ENOSPC, "No space left on device")   # a write to an open file names none
     return RuntimeError("[enforce fail at inline_container.cc:603] . PytorchStreamWriter failed writing file data/0: file write failed")
 
 
-KINDS = ["oserror", "safetensors", "quota", "torch"]
+KINDS = ["oserror", "safetensors", "quota", "torch", "unnamed"]
 
 
 def _tree(root:Path)->set:
@@ -68,8 +69,8 @@ def _one_line(rc, err, dest):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_commands_on_a_full_disk(seed, tmp_path, monkeypatch):
-    "tiny-model, crosseval, train and init with their writes failing at a random point: one line naming the destination, nothing left"
-    import citesum_nb.crosseval, citesum_nb.models, citesum_nb.train
+    "tiny-model, crosseval, train, build and init with their writes failing at a random point: one line naming the destination, nothing left"
+    import citesum_nb.build, citesum_nb.crosseval, citesum_nb.models, citesum_nb.train
     rng = random.Random(seed); kind = rng.choice(KINDS); root = real_path(tmp_path)
     data = root/"data"; data.mkdir(); (data/"train.jsonl").write_text("{}\n")
     before = _tree(root)
@@ -91,6 +92,10 @@ def test_commands_on_a_full_disk(seed, tmp_path, monkeypatch):
     monkeypatch.setattr(citesum_nb.train, "train_cites", train)
     rc, err = main("train", "--data-dir", data, "--out-dir", root/"run"); _one_line(rc, err, root/"run")
     assert _tree(root) == before   # no half-written run folder
+
+    monkeypatch.setattr(citesum_nb.build, "run_passes", lambda shards, out, p, progress: _write_until_full(rng, Path(out), kind))
+    rc, err = main("build", "--out", root/"b"/"built", "--quiet"); _one_line(rc, err, root/"b"/"built")
+    assert _tree(root) == before
 
     import citesum_nb.docs
     n, copy, calls = rng.randint(1, 40), shutil.copyfile, []
