@@ -15,8 +15,8 @@ from .core import (CitesumError, Terminated, ensure_dir, escape_controls, raise_
                              standard_json, stops_noted, unpaired_surrogate, write_jsonl)
 from .outputs import claim_file, claim_folder, output_file, output_folder, write_marker
 from .params import CommandParser, stage_parser, stage_values
-from .tools import (abstraction_cli, add_options, baseline_cli, bias_cli, card_cli, docs_cli, eval_cli, human_eval_cli,
-                              init_cli, overlap_cli, signature_options, tiny_model_cli)
+from .tools import (abstraction_cli, add_options, baseline_cli, bias_cli, card_cli, docs_cli, eval_cli, finite_float,
+                              human_eval_cli, init_cli, overlap_cli, signature_options, tiny_model_cli)
 
 # %% ../nbs/15b_cli.ipynb #3671695c
 from dataclasses import dataclass
@@ -311,7 +311,7 @@ def _cloze_build(argv:list)->int:
     return 0
 
 # %% ../nbs/15b_cli.ipynb #36a7478c
-_SUMFOCUS = dict(type=float, default=None, help="SumFocus setting (all three, or none to search it on the val split)")
+_SUMFOCUS = dict(type=finite_float, default=None, help="SumFocus setting (all three, or none to search it on the val split)")
 
 def _cloze_baseline(argv:list)->int:
     from citesum_nb.cloze_baselines import BASELINES, ClozeBaselinesParams, load_cloze, score_baseline
