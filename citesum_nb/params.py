@@ -5,13 +5,13 @@
 # %% auto #0
 __all__ = ['SEED_NAMES', 'MAX_SEED', 'PATH', 'PATH_OR_NAME', 'FilePath', 'PathOrName', 'CoreParams', 'ParamsNotebookParams',
            'MetricsNotebookParams', 'OutputsNotebookParams', 'RawTextsNotebookParams', 'EngineNotebookParams',
-           'DataNotebookParams', 'ProjectNotebookParams', 'EntryNotebookParams', 'MAX_PARAMS_BYTES', 'TABLE_KEYS',
-           'Check', 'type_name', 'check_value', 'value_from_text', 'check_seed', 'StageParams', 'parameters_cell',
-           'cli_option', 'add_cli_options', 'parse_set', 'NestedPaths', 'path_kinds', 'resolve_paths', 'stage_params',
-           'ExamplesParams', 'examples_params', 'read_yaml', 'project_root', 'file_base', 'defaults_base',
-           'rooted_defaults', 'check_identifier', 'mapping_of', 'is_table', 'table_rows', 'fill_run_dir', 'row_values',
-           'file_values', 'given_values', 'command_defaults', 'load_params', 'check_inputs', 'CommandParser',
-           'stage_parser', 'stage_values']
+           'DataNotebookParams', 'PagesNotebookParams', 'ProjectNotebookParams', 'EntryNotebookParams',
+           'MAX_PARAMS_BYTES', 'TABLE_KEYS', 'Check', 'type_name', 'check_value', 'value_from_text', 'check_seed',
+           'StageParams', 'parameters_cell', 'cli_option', 'add_cli_options', 'parse_set', 'NestedPaths', 'path_kinds',
+           'resolve_paths', 'stage_params', 'ExamplesParams', 'examples_params', 'read_yaml', 'project_root',
+           'file_base', 'defaults_base', 'rooted_defaults', 'check_identifier', 'mapping_of', 'is_table', 'table_rows',
+           'fill_run_dir', 'row_values', 'file_values', 'given_values', 'command_defaults', 'load_params',
+           'check_inputs', 'CommandParser', 'stage_parser', 'stage_values']
 
 # %% ../nbs/00a_params.ipynb #6628085d
 import argparse, dataclasses, importlib.util, inspect, io, linecache, math, re, textwrap, tokenize, types, typing
@@ -351,6 +351,7 @@ OutputsNotebookParams = examples_params("OutputsNotebookParams", "00c_outputs")
 RawTextsNotebookParams = examples_params("RawTextsNotebookParams", "03_raw_texts")
 EngineNotebookParams = examples_params("EngineNotebookParams", "03a_engine")
 DataNotebookParams = examples_params("DataNotebookParams", "03c_data")
+PagesNotebookParams = examples_params("PagesNotebookParams", "14_pages")
 ProjectNotebookParams = examples_params("ProjectNotebookParams", "14b_project")
 EntryNotebookParams = examples_params("EntryNotebookParams", "15c_entry")
 

@@ -19,7 +19,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from .core import CitesumError, ensure_dir, run_steps
 from .outputs import files_below, output_file, owned_output, read_marker, write_marker
-from .docs import figure_alts, path_rewriter
+from .pages import figure_alts, path_rewriter
 from .params import FilePath, StageParams
 
 # %% ../nbs/14a_run_index.ipynb #8cf1be9a

@@ -9,7 +9,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 
 from conftest import ROOT, citesum, documents
 from citesum_nb.core import CitesumError
-from citesum_nb.docs import check_links, mixed_import_cells
+from citesum_nb.docs import check_links
+from citesum_nb.pages import mixed_import_cells
 from citesum_nb.run_index import write_run_index
 
 NBS = ROOT/"nbs"
@@ -93,7 +94,7 @@ def nbdev_processing():
 from pathlib import Path
 from fastcore.nbio import read_nb
 from nbdev.processors import FilterDefaults
-from citesum_nb.docs import config_read_once
+from citesum_nb.pages import config_read_once
 os.environ["IN_TEST"] = "1"
 for p in sys.argv[1:]:
     try:
@@ -263,7 +264,7 @@ def test_processed_notebooks_leave_no_exit_hook():
     code = """from fastcore.nbio import read_nb
 from nbdev.processors import exec_show_docs
 from IPython.core.interactiveshell import InteractiveShell
-from citesum_nb.docs import RobustShowDocs
+from citesum_nb.pages import RobustShowDocs
 for proc in (RobustShowDocs, RobustShowDocs, exec_show_docs):   # nbdev's own processor keeps its hook: the check sees hooks
     p = proc(read_nb("00_core.ipynb")); p.begin(); p.end()
 InteractiveShell._atexit_once = lambda self: print("exit hook ran", flush=True)   # what each hook left registered calls
