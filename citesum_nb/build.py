@@ -184,8 +184,9 @@ def finish_partition(df:pd.DataFrame,  # candidates joined with their cited pape
     abstract = _nonempty(df["abstract_meta"]).fillna(_nonempty(df["abstract_text"])).fillna("").astype(str).str.strip()
     df["src"] = abstract
     n, lo, hi = abstract.str.len().to_numpy(), MIN_ABSTRACT_CHARS, p.max_abstract_chars
-    reason = np.select([~(has_meta | has_text), ~has_meta, n == 0, n < lo, (n > hi) & (hi > 0)],
-                       ["cited_not_in_corpus", "cited_metadata_missing", "cited_abstract_missing", "cited_abstract_too_short",
+    own = (df["cited_id"].astype("string") == df["citing_paper_id"].astype("string")).fillna(False).to_numpy(dtype=bool)
+    reason = np.select([own, ~(has_meta | has_text), ~has_meta, n == 0, n < lo, (n > hi) & (hi > 0)],
+                       ["self_citation", "cited_not_in_corpus", "cited_metadata_missing", "cited_abstract_missing", "cited_abstract_too_short",
                         "cited_abstract_too_long"], "").astype(object)
     scorer = RecallScorer(p.use_stemmer)
     r1, r2, rl, low = [], [], [], []
@@ -324,7 +325,7 @@ def build_output(out_dir,               # the requested output folder
     return output_folder(out_dir, "build", inputs, overwrite, declared=("README.md",))
 
 # %% ../nbs/03b_build.ipynb #53aa1b13
-DROP_REASONS = ["cited_not_in_corpus", "cited_metadata_missing", "cited_abstract_missing", "cited_abstract_too_short",
+DROP_REASONS = ["self_citation", "cited_not_in_corpus", "cited_metadata_missing", "cited_abstract_missing", "cited_abstract_too_short",
                 "cited_abstract_too_long", "rouge_below_threshold"]
 STAGES = ["papers_fulltext", "papers_metadata", "papers_metadata_with_abstract", "papers_with_related_work", "rw_sentences",
           "sentences_no_citation", "sentences_span_text_mismatch", "sentences_multi_citation", "sentences_single_citation",

@@ -221,7 +221,7 @@ def test_stored_recall_is_rouge_score_of_the_sentence_without_ref(cs_build):
 STAGE_SUMS = {"rw_sentences": ["sentences_no_citation", "sentences_span_text_mismatch", "sentences_multi_citation",
                                "sentences_single_citation"],
               "sentences_single_citation": ["citation_unlinked", "citation_bib_missing", "candidates_linked"],
-              "candidates_linked": ["candidates_duplicate", "cited_not_in_corpus", "cited_metadata_missing",
+              "candidates_linked": ["candidates_duplicate", "self_citation", "cited_not_in_corpus", "cited_metadata_missing",
                                     "cited_abstract_missing", "cited_abstract_too_short", "cited_abstract_too_long",
                                     "candidates_with_abstract"],
               "candidates_with_abstract": ["rouge_below_threshold", "kept"]}

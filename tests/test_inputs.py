@@ -169,8 +169,9 @@ def test_init_quotes_the_folder_in_its_next_step(tmp_path, capsys):
 
 def test_build_counts_what_a_record_holds(tmp_path):
     """A corpus of good citing papers and damaged ones (seeded): integers of 4,301 to 9,000 digits in cite-span offsets and
-    metadata fields, a second `paper_id` with another value, Related Work titles with other Unicode spaces, near misses.
-    The build ends, counts each instance by its reason, leaves out the records whose id repeats, and keeps the rest"""
+    metadata fields, a second `paper_id` with another value, Related Work titles with other Unicode spaces, near misses,
+    citations linked to the citing paper itself. The build ends, counts each instance by its reason, leaves out the records
+    whose id repeats and the self-citations, and keeps the rest"""
     from test_bad_values import _write, meta_2020, pdf_2020
     from citesum_nb.build import BuildParams, build_citesum
     rng, lines, metas, want = random.Random(SEED + 5), [], [], {}
@@ -178,8 +179,8 @@ def test_build_counts_what_a_record_holds(tmp_path):
     big = lambda: b"1" + b"0" * rng.randint(MAX_INT_DIGITS, 9000)
     good, spaced, dups = [], [], []
     for k in range(40):
-        pid, kind = f"p{k}", rng.choice(["good", "big_offset", "big_meta", "dup_id", "space", "near"])
-        rec = pdf_2020(pid, cited="200" if kind != "big_meta" else f"c{k}")
+        pid, kind = f"p{k}", rng.choice(["good", "big_offset", "big_meta", "dup_id", "space", "near", "self"])
+        rec = pdf_2020(pid, cited={"big_meta": f"c{k}", "self": pid}.get(kind, "200"))   # self: linked to the citing paper itself
         if kind == "space": rec["body_text"][0]["section"] = f"2 Related{rng.choice(spaces)}Work"; spaced.append(pid)
         if kind == "near": rec["body_text"][0]["section"] = f"2 {rng.choice(near)}"
         line = json.dumps(rec, ensure_ascii=rng.random() < 0.5).encode()
@@ -197,9 +198,10 @@ def test_build_counts_what_a_record_holds(tmp_path):
     assert bad.get("bad_value:venue", 0) == want.get("big_meta", 0), bad
     assert bad.get("duplicate_key", 0) == want.get("dup_id", 0), bad
     assert bad.get("related_work_near_miss", 0) == want.get("near", 0), bad
+    assert rep["stages"]["self_citation"] == want.get("self", 0), rep["stages"]
     kept = {json.loads(l)["citing_paper_id"] for s in ("train", "validation", "test") for l in (tmp_path/"out"/f"{s}.jsonl").read_text().splitlines()}
     assert kept == set(good) | set(spaced), (kept ^ (set(good) | set(spaced)))   # no repeated-id record, every Unicode-spaced title
-    assert min(want.values()) >= 3 and len(want) == 6, want
+    assert min(want.values()) >= 3 and len(want) == 7, want
 
 
 RAW_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")   # what a terminal acts on (a tab is harmless)
