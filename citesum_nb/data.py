@@ -4,7 +4,7 @@
 
 # %% ../nbs/03c_data.ipynb #aecb655a
 from __future__ import annotations
-import json, re
+import io, json, re, warnings
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +15,7 @@ from .citations import split_sentences
 from .metrics import normalize_space
 
 # %% auto #0
-__all__ = ['SPLIT_ALIASES', 'DATA_EXTENSIONS', 'FORMAT_COLUMNS', 'HUB_DATASETS', 'find_split_file', 'read_records',
+__all__ = ['SPLIT_ALIASES', 'DATA_EXTENSIONS', 'FORMAT_COLUMNS', 'HUB_DATASETS', 'find_split_file', 'read_table', 'read_records',
            'detect_format', 'is_hub_name', 'tiny_records', 'load_split', 'text_sentences', 'source_sentences',
            'first_text', 'top_discipline', 'discipline_text']
 
@@ -37,6 +37,24 @@ def find_split_file(folder:Path,  # a dataset folder
     raise CitesumError(f"no '{split}' split in {folder} (looked for {'/'.join(names)} with "
                        f"{', '.join(DATA_EXTENSIONS)}; found: {', '.join(have[:12]) or 'nothing'})")
 
+# %% ../nbs/03c_data.ipynb #a048d5cc
+def read_table(path:Path)->list:
+    "Records of a CSV, TSV or Parquet file; text that is not UTF-8, a row longer than the header, an unclosed quote or a file that is not Parquet is a one-line error naming the file"
+    path = Path(path)
+    if path.name.lower().endswith(".parquet"):
+        import pyarrow as pa
+        try: return pd.read_parquet(path).to_dict("records")
+        except pa.ArrowException as e: raise CitesumError(f"{path}: not a Parquet file ({str(e).splitlines()[0]})") from None
+    kind = "TSV" if path.name.lower().endswith(".tsv") else "CSV"
+    text = decode_text(path.read_bytes(), path)   # UTF-8, a byte-order mark dropped
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", pd.errors.ParserWarning)   # a row longer than the header: pandas would drop its extra fields
+            return pd.read_csv(io.StringIO(text), sep="\t" if kind == "TSV" else ",", keep_default_na=False, index_col=False).to_dict("records")
+    except pd.errors.ParserWarning: raise CitesumError(f"{path}: a row has more fields than the header: not a valid {kind} file") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+        raise CitesumError(f"{path}: not a valid {kind} file ({str(e).strip().splitlines()[-1]})") from None
+
 # %% ../nbs/03c_data.ipynb #e94953de
 def read_records(path:Path,  # a JSONL, JSON, CSV, TSV or Parquet file
                 )->list:     # one dict per record
@@ -52,9 +70,7 @@ def read_records(path:Path,  # a JSONL, JSON, CSV, TSV or Parquet file
             if isinstance(obj, dict) and "data" in obj and isinstance(obj["data"], list): return obj["data"]
             return [obj]
         return read_jsonl(path)  # JSON Lines saved as .json (the official CiteSum release does this)
-    if name.endswith((".csv", ".tsv")):
-        return pd.read_csv(path, sep="\t" if name.endswith(".tsv") else ",", keep_default_na=False).to_dict("records")
-    if name.endswith(".parquet"): return pd.read_parquet(path).to_dict("records")
+    if name.endswith((".csv", ".tsv", ".parquet")): return read_table(path)
     raise CitesumError(f"unknown file type: {path} (expected one of {', '.join(DATA_EXTENSIONS)})")
 
 # %% ../nbs/03c_data.ipynb #e2e7f0e6
