@@ -53,7 +53,7 @@ def _dispatch(argv:list|None)->int:
     fn = {command_name(f): f for f in COMMANDS}.get(name)   # each command function imports its stage module when it runs
     if fn is None:
         print(f"citesum: error: unknown command '{_line(name)}' (choose from {', '.join(map(command_name, COMMANDS))})", file=sys.stderr); return 2
-    bad = next((a for a in rest if not a.isascii() and unpaired_surrogate(a) is not None), None)
+    bad = next((a for a in rest if unpaired_surrogate(a) is not None), None)
     if bad is not None:   # bytes that are not UTF-8 reach Python as lone surrogates, which no file system call, tokenizer or JSON takes
         print(f"citesum {name}: error: the argument {shown(bad)} holds bytes that are not UTF-8; give names and text in UTF-8", file=sys.stderr); return 2
     try:

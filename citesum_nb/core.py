@@ -220,6 +220,12 @@ def unpaired_surrogate(obj)->str|None:
                 except UnicodeEncodeError: return v
     return None
 
+def _refuse_surrogate(obj, where):
+    "`obj`, or a one-line error naming `where` when a text in it holds an unpaired surrogate"
+    if (bad := unpaired_surrogate(obj)) is not None:
+        raise CitesumError(f"{where}: {shown(bad)} holds an unpaired surrogate escape, which is no Unicode character; write the character itself")
+    return obj
+
 # %% ../nbs/00_core.ipynb #ce455b5d
 class _LongInt(Exception): "An integer literal with more digits than `MAX_INT_DIGITS`"
 
@@ -251,9 +257,7 @@ def load_json(data,                       # the JSON text: bytes (UTF-8) or str
     except _LongInt as e: raise CitesumError(f"{where}: an integer of {e.args[0]} digits; JSON input holds at most {MAX_INT_DIGITS}") from None
     if text.count("[") + text.count("{") > max_depth and json_depth(obj) > max_depth:
         raise CitesumError(f"{where}: JSON nested deeper than {max_depth} levels")
-    if _SURROGATE_ESCAPE.search(text) and (bad := unpaired_surrogate(obj)) is not None:
-        raise CitesumError(f"{where}: {shown(bad)} holds an unpaired surrogate escape, which is no Unicode character; write the character itself")
-    return obj
+    return _refuse_surrogate(obj, where) if _SURROGATE_ESCAPE.search(text) else obj
 
 # %% ../nbs/00_core.ipynb #e6e4391e
 MAX_YAML_VALUES = 10_000   # values (scalars, lists, mappings) a YAML input may hold: a params file holds dozens
@@ -312,9 +316,7 @@ def load_yaml(text,       # YAML text (str, or UTF-8 bytes): a params file, a ru
     except yaml.YAMLError as e: raise CitesumError(f"{where}: not valid YAML ({str(e).splitlines()[0]})") from None
     except CitesumError as e: raise CitesumError(f"{where}: {e}") from None
     except RecursionError: raise CitesumError(f"{where}: nested deeper than {MAX_JSON_DEPTH} levels") from None
-    if (bad := unpaired_surrogate(obj)) is not None:
-        raise CitesumError(f"{where}: {shown(bad)} holds an unpaired surrogate escape, which is no Unicode character; write the character itself")
-    return obj
+    return _refuse_surrogate(obj, where)
 
 # %% ../nbs/00_core.ipynb #4fdd44e9
 def read_file_within(path,                         # a file

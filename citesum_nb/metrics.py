@@ -211,16 +211,9 @@ def _score_share(conn, tasks:list):
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
     conn.send([_score_chunk(t) for t in tasks]); conn.close()
 
-def _score_parallel(preds:list, refs:list, multi_ref:str, use_stemmer:bool, workers:int, chunk_size:int)->tuple:
-    chunk = max(500, min(chunk_size, math.ceil(len(preds)/workers)))
-    tasks = [(preds[i:i+chunk], refs[i:i+chunk], multi_ref, use_stemmer) for i in range(0, len(preds), chunk)]
-    if "fork" not in mp.get_all_start_methods():
-        from joblib import Parallel, delayed
-        parts = Parallel(n_jobs=workers)(delayed(_score_chunk)(t) for t in tasks)
-        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-    # forked workers start at once (no re-import, warm caches); a pipe each, no shared lock: a worker that dies is noticed
-    # (a `multiprocessing.Pool` waits for it forever), and a stop ends every worker (`finally`)
-    n, ctx, procs, shares = min(workers, len(tasks)), mp.get_context("fork"), [], []
+def _forked_map(tasks:list, n:int)->list:
+    "`_score_chunk` of each task, in order, by `n` forked workers: they start at once (no re-import, warm caches), each with a pipe and no shared lock, so a worker that dies is noticed (a `multiprocessing.Pool` waits for it forever) and a stop ends every worker (`finally`)"
+    ctx, procs, shares = mp.get_context("fork"), [], []
     try:
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)   # forked with Ctrl-C and SIGTERM held, until `_score_share` sets its own
         try:
@@ -238,7 +231,15 @@ def _score_parallel(preds:list, refs:list, multi_ref:str, use_stemmer:bool, work
         for p, _ in procs:
             if p.is_alive(): p.kill()
             p.join()
-    parts = [shares[i % n][i // n] for i in range(len(tasks))]
+    return [shares[i % n][i // n] for i in range(len(tasks))]
+
+def _score_parallel(preds:list, refs:list, multi_ref:str, use_stemmer:bool, workers:int, chunk_size:int)->tuple:
+    chunk = max(500, min(chunk_size, math.ceil(len(preds)/workers)))
+    tasks = [(preds[i:i+chunk], refs[i:i+chunk], multi_ref, use_stemmer) for i in range(0, len(preds), chunk)]
+    if "fork" in mp.get_all_start_methods(): parts = _forked_map(tasks, min(workers, len(tasks)))
+    else:
+        from joblib import Parallel, delayed
+        parts = Parallel(n_jobs=workers)(delayed(_score_chunk)(t) for t in tasks)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 # %% ../nbs/00b_metrics.ipynb #9442875d
